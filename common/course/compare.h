@@ -1,0 +1,112 @@
+// Comparing a GPU result with the CPU reference.
+//
+// Rules, the same everywhere in the course:
+//  * Integers and bytes must match exactly.
+//  * Floating point passes when |got - want| <= abs + rel * |want|, with the
+//    tolerance stated by the lesson (see Tolerance below). Each lesson says
+//    why its tolerance is what it is.
+//  * NaN and Inf never pass, even where the reference is NaN or Inf too: the
+//    course's inputs are finite, so a non-finite output is always a bug (and
+//    NaN is the poison the harness writes into float outputs before a run).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace course {
+
+struct CheckResult {
+    bool ok = true;
+    std::size_t checked = 0;      // how many elements were compared
+    std::size_t mismatches = 0;
+    std::size_t first_bad = 0;    // index of the first mismatch
+    std::string first_detail;     // "got NaN, want 1.25"
+    double max_abs_error = 0;     // largest |got - want| among finite elements
+
+    // "ok" or "3 of 4097 wrong; first at [17]: got NaN, want 1.25"
+    std::string summary() const;
+    // Combines two checks of different parts of one output.
+    CheckResult& merge(const CheckResult& other, std::size_t index_offset = 0);
+};
+
+// Floating-point tolerance: |got - want| <= abs + rel * |want|.
+struct Tolerance {
+    double rel = 0;
+    double abs = 0;
+};
+
+namespace detail {
+template <typename T>
+std::string show(T value) {
+    std::ostringstream out;
+    if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(value))
+            out << "NaN";
+        else
+            out.precision(9), out << value;
+    } else if constexpr (sizeof(T) == 1) {
+        out << static_cast<int>(value);
+    } else {
+        out << value;
+    }
+    return out.str();
+}
+
+inline void record_mismatch(CheckResult& result, std::size_t index, const std::string& got, const std::string& want) {
+    if (result.mismatches == 0) {
+        result.first_bad = index;
+        result.first_detail = "got " + got + ", want " + want;
+    }
+    ++result.mismatches;
+    result.ok = false;
+}
+}  // namespace detail
+
+// Exact comparison, for integer types (int, int64, uint8_t, ...).
+template <typename Got, typename Want>
+CheckResult compare_exact(const Got* got, const Want* want, std::size_t count) {
+    static_assert(std::is_integral_v<Got> && std::is_integral_v<Want>,
+                  "compare_exact is for integers; use compare_close for floating point");
+    CheckResult result;
+    result.checked = count;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (static_cast<long long>(got[i]) != static_cast<long long>(want[i]))
+            detail::record_mismatch(result, i, detail::show(got[i]), detail::show(want[i]));
+        const double error = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+        if (error > result.max_abs_error) result.max_abs_error = error;
+    }
+    return result;
+}
+
+// True if `got` passes against `want` under `tol` (NaN/Inf never pass).
+inline bool within_tolerance(double got, double want, Tolerance tol) {
+    if (!std::isfinite(got) || !std::isfinite(want)) return false;
+    return std::fabs(got - want) <= tol.abs + tol.rel * std::fabs(want);
+}
+
+// Tolerant comparison, for float or double results against a reference
+// that is usually computed in double precision.
+template <typename Got, typename Want>
+CheckResult compare_close(const Got* got, const Want* want, std::size_t count, Tolerance tol) {
+    static_assert(std::is_floating_point_v<Got> && std::is_floating_point_v<Want>,
+                  "compare_close is for floating point; use compare_exact for integers");
+    CheckResult result;
+    result.checked = count;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double g = static_cast<double>(got[i]);
+        const double w = static_cast<double>(want[i]);
+        if (!within_tolerance(g, w, tol)) detail::record_mismatch(result, i, detail::show(got[i]), detail::show(want[i]));
+        if (std::isfinite(g) && std::isfinite(w) && std::fabs(g - w) > result.max_abs_error)
+            result.max_abs_error = std::fabs(g - w);
+    }
+    return result;
+}
+
+// A result that could not be compared at all (the kernel crashed, ...).
+CheckResult failed_check(const std::string& reason);
+
+}  // namespace course

@@ -1,0 +1,73 @@
+// The ladder: one row per step of a track, the library's rung last.
+//
+//   columns: step | kernel | median ms | spread | GB/s or GFLOP/s | % peak |
+//            vs prev | vs 01 | % of <library> | <track's own columns> | check
+//
+// Throughput is the row's work (bytes moved or FLOP) over its median time;
+// "% peak" divides by the device's theoretical peak; "vs prev" and "vs 01" are
+// time ratios (above 1 = faster); "% of <library>" compares throughput with
+// the library rung. The student's row is marked "you >". A row whose check
+// failed shows its time but no throughput or speedups: a wrong answer has no
+// speed worth comparing.
+#pragma once
+
+#include "course/compare.h"
+#include "course/device.h"
+#include "course/options.h"
+#include "course/timing.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace course {
+
+enum class Unit { bandwidth, flops };   // GB/s or GFLOP/s
+
+struct Rung {
+    std::string label;         // "01", "02", ... or "ref"
+    std::string title;
+    bool student = false;      // the student's own kernel
+    bool library = false;      // the library reference (cuBLAS, CUB, NPP, cudaMemcpy)
+    TimingStats time;
+    double work = 0;           // bytes moved or FLOP done by one run
+    CheckResult check;
+    std::vector<std::string> extra_values;   // one per Ladder::extra_columns
+};
+
+struct Ladder {
+    std::string track;         // "basics"
+    std::string problem;       // "c = a + b, n = 2^26 floats, 768 MiB moved per run"
+    Unit unit = Unit::bandwidth;
+    double peak = 0;           // GB/s or GFLOP/s; 0 hides the "% peak" column
+    std::string library_name;  // "copy", "CUB", "cuBLAS": heads the "% of ..." column
+    std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
+    std::vector<Rung> rungs;
+
+    bool all_ok() const;
+};
+
+struct Report {
+    DeviceInfo device;
+    std::vector<Ladder> ladders;
+    bool all_ok() const;
+};
+
+// --- Arithmetic (unit-tested) ----------------------------------------------
+// GB/s or GFLOP/s of a row: work / median time.
+double throughput(const Rung& rung);
+// Time of the row before over this row's time; empty for the first row or
+// when either row failed its check.
+std::optional<double> speedup_vs_previous(const Ladder& ladder, std::size_t row);
+// Time of the first row over this row's time; empty as above.
+std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row);
+// This row's throughput as a fraction of the library rung's; empty without one.
+std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row);
+
+// --- Output ----------------------------------------------------------------
+std::string format_table(const Report& report);
+std::string format_csv(const Report& report);
+std::string format_json(const Report& report);
+std::string format_report(const Report& report, Format format);
+
+}  // namespace course

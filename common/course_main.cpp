@@ -1,0 +1,6 @@
+// main() of the course program: every reference solution of every track.
+#include "tracks/basics.h"
+
+int main(int argc, char** argv) {
+    return course::course_main(argc, argv, {basics::track()});
+}

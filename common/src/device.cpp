@@ -1,0 +1,128 @@
+#include "course/device.h"
+
+#include "course/check.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace course {
+
+double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits) {
+    const double transfers_per_second = 2.0 * memory_clock_khz * 1e3;
+    return transfers_per_second * (memory_bus_bits / 8.0) / 1e9;
+}
+
+int fp32_lanes_per_sm(int cc_major, int cc_minor) {
+    switch (cc_major) {
+    case 5: return 128;                            // Maxwell
+    case 6: return cc_minor == 0 ? 64 : 128;       // Pascal: GP100 has 64
+    case 7: return 64;                             // Volta, Turing
+    case 8: return cc_minor == 0 ? 64 : 128;       // Ampere A100 64; GA10x, Ada 128
+    case 9: return 128;                            // Hopper
+    case 10:
+    case 11:
+    case 12: return 128;                           // Blackwell
+    default: return 0;
+    }
+}
+
+double peak_fp32_gflops(int sm_count, int lanes_per_sm, int sm_clock_khz) {
+    return 2.0 * sm_count * lanes_per_sm * (sm_clock_khz * 1e3) / 1e9;
+}
+
+std::string format_bytes(double bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024.0 && unit < 4) {
+        bytes /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0 || bytes >= 100.0 || bytes == static_cast<long long>(bytes))
+        std::snprintf(text, sizeof text, "%.0f %s", bytes, units[unit]);
+    else
+        std::snprintf(text, sizeof text, "%.2f %s", bytes, units[unit]);
+    return text;
+}
+
+std::string DeviceInfo::summary() const {
+    std::ostringstream out;
+    out << name << " (" << arch() << ", " << sm_count << " SMs at " << sm_clock_khz / 1000 << " MHz, "
+        << format_bytes(static_cast<double>(global_memory_bytes)) << ", L2 "
+        << format_bytes(static_cast<double>(l2_bytes)) << "); peaks: ";
+    char peaks[96];
+    std::snprintf(peaks, sizeof peaks, "%.0f GB/s DRAM, %.1f TFLOP/s FP32", peak_dram_gbps,
+                  peak_fp32_gflops / 1000.0);
+    out << peaks;
+    return out.str();
+}
+
+bool gpu_available(std::string* why) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        if (why != nullptr)
+            *why = std::string("no usable CUDA GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(status) +
+                   " (" + cudaGetErrorString(status) + ")";
+        cudaGetLastError();  // so the failed query does not linger as the "last error"
+        return false;
+    }
+    if (count == 0) {
+        if (why != nullptr) *why = "no CUDA GPU in this machine";
+        return false;
+    }
+    return true;
+}
+
+DeviceInfo open_device(int ordinal) {
+    std::string why;
+    if (!gpu_available(&why)) throw Error(why);
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    if (ordinal < 0 || ordinal >= count)
+        throw UsageError("--device " + std::to_string(ordinal) + ": this machine has " + std::to_string(count) +
+                         " GPU(s), numbered 0 to " + std::to_string(count - 1));
+    CUDA_CHECK(cudaSetDevice(ordinal));
+
+    DeviceInfo info;
+    info.ordinal = ordinal;
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+    info.name = prop.name;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.sm_count = prop.multiProcessorCount;
+    info.global_memory_bytes = prop.totalGlobalMem;
+    info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+    info.shared_memory_per_block_optin = prop.sharedMemPerBlockOptin;
+    // Clock rates left cudaDeviceProp in CUDA 13; the attributes remain.
+    CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, ordinal));
+    CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
+    CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+
+    info.fp32_lanes_per_sm = fp32_lanes_per_sm(info.cc_major, info.cc_minor);
+    if (info.fp32_lanes_per_sm == 0) {
+        std::fprintf(stderr, "warning: compute capability %d.%d is new to the course; assuming 128 FP32 lanes per SM\n",
+                     info.cc_major, info.cc_minor);
+        info.fp32_lanes_per_sm = 128;
+    }
+    info.peak_dram_gbps = peak_dram_gbps(info.memory_clock_khz, info.memory_bus_bits);
+    info.peak_fp32_gflops = peak_fp32_gflops(info.sm_count, info.fp32_lanes_per_sm, info.sm_clock_khz);
+    return info;
+}
+
+void require_device_memory(std::size_t bytes, const std::string& what) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    // Leave a little room for the CUDA context's own allocations (CUB's
+    // temporary storage, the L2 flush buffer, library handles).
+    const std::size_t headroom = std::size_t{64} << 20;
+    if (free_bytes < headroom || bytes > free_bytes - headroom)
+        throw UsageError(what + " needs " + format_bytes(static_cast<double>(bytes)) +
+                         " of GPU memory, but the GPU has " + format_bytes(static_cast<double>(free_bytes)) +
+                         " free; choose a smaller --size");
+}
+
+}  // namespace course

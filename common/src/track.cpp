@@ -1,0 +1,125 @@
+#include "course/track.h"
+
+#include "course/check.h"
+
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+namespace course {
+
+namespace {
+
+std::string program_name(char** argv) {
+    std::string name = argv[0] != nullptr ? argv[0] : "course";
+    const auto slash = name.find_last_of('/');
+    return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+std::vector<std::string> arguments(int argc, char** argv) { return std::vector<std::string>(argv + 1, argv + argc); }
+
+void reject_image_options(const Options& options, const std::string& why) {
+    if (!options.input_image.empty()) throw UsageError("--input: " + why);
+    if (!options.output_image.empty()) throw UsageError("--output: " + why);
+}
+
+Harness make_harness(const Options& options) {
+    TimingConfig timing;
+    timing.runs = options.reps;
+    return Harness(open_device(options.device), timing);
+}
+
+// Runs `body`, turning every failure into one line on stderr and an exit
+// code: 2 for a usage mistake, 1 for anything else.
+template <typename Body>
+int guarded(const std::string& program, Body&& body) {
+    try {
+        return body();
+    } catch (const UsageError& error) {
+        std::fprintf(stderr, "%s: %s\n", program.c_str(), error.what());
+        return 2;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "%s: error: %s\n", program.c_str(), error.what());
+        return 1;
+    }
+}
+
+}  // namespace
+
+int lesson_main(int argc, char** argv, const Track& track, int student_step, const std::string& lesson_dir) {
+    const std::string program = program_name(argv);
+    return guarded(program, [&]() {
+        const Options options = parse_options(arguments(argc, argv), track.options);
+        if (options.help) {
+            std::cout << usage_text(program,
+                                    "Runs your kernel (" + lesson_dir + "/kernel.cu) and the reference solutions of "
+                                    "the steps before it, checks every result against the CPU, and prints the ladder.\n" +
+                                    track.title,
+                                    track.size_help, track.options);
+            return 0;
+        }
+        if (!track.uses_images) reject_image_options(options, "the " + track.name + " track uses no images");
+        if (track.validate) track.validate(options);
+
+        Harness harness = make_harness(options);
+        Report report{harness.device, track.run(TrackRun{options, harness, student_step})};
+        std::cout << format_report(report, options.format);
+        if (options.format == Format::table) {
+            std::cout << "\nyou > marks your kernel: " << lesson_dir << "/kernel.cu\n";
+            if (!report.all_ok()) std::cout << "A check failed: that row's result differs from the CPU reference.\n";
+        }
+        return report.all_ok() ? 0 : 1;
+    });
+}
+
+int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
+    const std::string program = program_name(argv);
+    return guarded(program, [&]() {
+        std::vector<OptionSpec> all_options;
+        std::set<std::string> seen;
+        std::string names;
+        for (const auto& track : tracks) {
+            names += (names.empty() ? "" : ", ") + track.name;
+            for (const auto& spec : track.options)
+                if (seen.insert(spec.name).second) all_options.push_back(spec);
+        }
+        const Options options = parse_options(arguments(argc, argv), all_options, "track");
+        if (options.help) {
+            std::cout << usage_text(program,
+                                    "Runs the reference solution of every step of every track (or of the tracks "
+                                    "named: " + names + "), checks each against the CPU and prints the ladders.",
+                                    "problem size, for one named track only (each track has its own default)",
+                                    all_options, "track");
+            return 0;
+        }
+
+        std::vector<const Track*> chosen;
+        for (const auto& name : options.positional) {
+            const Track* found = nullptr;
+            for (const auto& track : tracks)
+                if (track.name == name) found = &track;
+            if (found == nullptr) throw UsageError("unknown track \"" + name + "\"; the tracks are: " + names);
+            chosen.push_back(found);
+        }
+        if (chosen.empty())
+            for (const auto& track : tracks) chosen.push_back(&track);
+        if (!options.size.empty() && chosen.size() != 1)
+            throw UsageError("--size: name exactly one track, since each track's size means something else");
+        bool any_images = false;
+        for (const Track* track : chosen) any_images = any_images || track->uses_images;
+        if (!any_images) reject_image_options(options, "none of the chosen tracks uses images");
+        for (const Track* track : chosen)
+            if (track->validate) track->validate(options);
+
+        Harness harness = make_harness(options);
+        Report report{harness.device, {}};
+        for (const Track* track : chosen) {
+            auto ladders = track->run(TrackRun{options, harness, 0});
+            for (auto& ladder : ladders) report.ladders.push_back(std::move(ladder));
+        }
+        std::cout << format_report(report, options.format);
+        return report.all_ok() ? 0 : 1;
+    });
+}
+
+}  // namespace course

@@ -1,0 +1,24 @@
+// Shared by the GPU test programs: the grading sizes, one harness per program,
+// and whether timings can be trusted in this run.
+#pragma once
+
+#include "course/runner.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace course::testing {
+
+// The 1-D sizes every grading test tries (COURSE.md): tiny, around a warp,
+// around a block, odd, and a large one just past a power of two.
+inline const std::vector<std::size_t> kSizes1D = {1, 31, 33, 1023, 4097, (std::size_t{1} << 22) + 3};
+
+// The harness of this test program, on device 0 (or $COURSE_TEST_DEVICE).
+Harness& harness();
+
+// False when the tests run under compute-sanitizer (the memcheck and
+// racecheck test setups set COURSE_SANITIZER): kernels run many times slower
+// there, so speed requirements are not checked, only correctness.
+bool timing_is_meaningful();
+
+}  // namespace course::testing

@@ -1,0 +1,122 @@
+// Ladder arithmetic (throughput, speedups, % of the library) and its three
+// output formats.
+#include <doctest/doctest.h>
+
+#include "course/ladder.h"
+
+#include <algorithm>
+#include <string>
+
+namespace {
+
+course::Rung rung(const std::string& label, double median_ms, double work, bool ok = true) {
+    course::Rung r;
+    r.label = label;
+    r.title = "kernel " + label;
+    r.time.runs = 5;
+    r.time.median_ms = r.time.min_ms = r.time.max_ms = r.time.q1_ms = r.time.q3_ms = median_ms;
+    r.work = work;
+    if (!ok) r.check = course::failed_check("1 of 4 wrong");
+    return r;
+}
+
+course::Report example() {
+    course::Ladder ladder;
+    ladder.track = "demo";
+    ladder.problem = "1 GB moved";
+    ladder.unit = course::Unit::bandwidth;
+    ladder.peak = 2000.0;
+    ladder.library_name = "copy";
+    ladder.rungs = {rung("01", 2.0, 1e9), rung("02", 1.0, 1e9), rung("03", 0.8, 1e9), rung("ref", 0.625, 1e9)};
+    ladder.rungs[1].student = true;
+    ladder.rungs[3].library = true;
+    course::Report report;
+    report.device.name = "Test GPU";
+    report.device.cc_major = 9;
+    report.ladders = {ladder};
+    return report;
+}
+
+std::size_t count_lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace
+
+TEST_CASE("throughput is work over median time") {
+    CHECK(course::throughput(rung("01", 2.0, 1e9)) == doctest::Approx(500.0));   // 1 GB in 2 ms = 500 GB/s
+    CHECK(course::throughput(rung("01", 0.0, 1e9)) == 0.0);                      // no time, no rate
+}
+
+TEST_CASE("speedups are time ratios against the row before and the first row") {
+    const auto report = example();
+    const auto& ladder = report.ladders[0];
+    CHECK_FALSE(course::speedup_vs_previous(ladder, 0).has_value());
+    CHECK(*course::speedup_vs_previous(ladder, 1) == doctest::Approx(2.0));
+    CHECK(*course::speedup_vs_previous(ladder, 2) == doctest::Approx(1.25));
+    CHECK(*course::speedup_vs_first(ladder, 2) == doctest::Approx(2.5));
+    CHECK(*course::speedup_vs_first(ladder, 0) == doctest::Approx(1.0));
+    CHECK(*course::fraction_of_library(ladder, 2) == doctest::Approx(0.78125));
+    CHECK(*course::fraction_of_library(ladder, 3) == doctest::Approx(1.0));
+}
+
+TEST_CASE("a failed row gets no speedups, and neither does the row after it") {
+    auto report = example();
+    auto& ladder = report.ladders[0];
+    ladder.rungs[1].check = course::failed_check("wrong");
+    CHECK_FALSE(course::speedup_vs_previous(ladder, 1).has_value());
+    CHECK_FALSE(course::speedup_vs_previous(ladder, 2).has_value());
+    CHECK_FALSE(course::fraction_of_library(ladder, 1).has_value());
+    CHECK(course::speedup_vs_first(ladder, 2).has_value());
+    CHECK_FALSE(ladder.all_ok());
+    CHECK_FALSE(report.all_ok());
+}
+
+TEST_CASE("the table marks the student's row and shows every column") {
+    const std::string table = course::format_table(example());
+    CHECK(table.find("demo: 1 GB moved") != std::string::npos);
+    for (const char* column : {"step", "kernel", "median ms", "spread", "GB/s", "% peak", "vs prev", "vs 01", "% of copy", "check"})
+        CHECK_MESSAGE(table.find(column) != std::string::npos, column);
+    // The student's row: marker, label, 1000 GB/s = 50% of the 2000 GB/s peak, 2x.
+    const auto line_start = table.find("you >");
+    REQUIRE(line_start != std::string::npos);
+    const std::string line = table.substr(line_start, table.find('\n', line_start) - line_start);
+    CHECK(line.find("02") != std::string::npos);
+    CHECK(line.find("1000.0") != std::string::npos);
+    CHECK(line.find("50.0%") != std::string::npos);
+    CHECK(line.find("2.00x") != std::string::npos);
+    CHECK(line.find("62.5%") != std::string::npos);  // of the copy's 1600 GB/s
+    CHECK(count_lines(table) == 1 + 1 + 1 + 1 + 4);     // device, blank, title, header, 4 rows
+}
+
+TEST_CASE("a failed check is spelled out and hides the row's numbers") {
+    auto report = example();
+    report.ladders[0].rungs[2].check = course::failed_check("3 of 4 wrong; first at [1]: got NaN, want 2");
+    const std::string table = course::format_table(report);
+    const auto at = table.find("kernel 03");
+    const std::string line = table.substr(at, table.find('\n', at) - at);
+    CHECK(line.find("got NaN, want 2") != std::string::npos);
+    CHECK(line.find("1250.0") == std::string::npos);  // its throughput is not shown
+}
+
+TEST_CASE("CSV: a header and one line per row") {
+    const std::string csv = course::format_csv(example());
+    CHECK(count_lines(csv) == 5);
+    CHECK(csv.rfind("device,track,problem,step,title,student,library,median_ms", 0) == 0);
+    CHECK(csv.find("Test GPU,demo,1 GB moved,02,kernel 02,1,0,1.000000") != std::string::npos);
+}
+
+TEST_CASE("JSON: the rows and their derived numbers") {
+    const std::string json = course::format_json(example());
+    CHECK(std::count(json.begin(), json.end(), '{') == std::count(json.begin(), json.end(), '}'));
+    CHECK(std::count(json.begin(), json.end(), '[') == std::count(json.begin(), json.end(), ']'));
+    CHECK(json.find("\"name\": \"Test GPU\"") != std::string::npos);
+    CHECK(json.find("\"step\": \"02\", \"title\": \"kernel 02\", \"student\": true") != std::string::npos);
+    CHECK(json.find("\"speedup_vs_previous\": null") != std::string::npos);   // the first row
+    CHECK(json.find("\"speedup_vs_previous\": 2.0000") != std::string::npos);
+}
+
+TEST_CASE("the output format is chosen by --format") {
+    const auto report = example();
+    CHECK(course::format_report(report, course::Format::csv) == course::format_csv(report));
+    CHECK(course::format_report(report, course::Format::json) == course::format_json(report));
+    CHECK(course::format_report(report, course::Format::table) == course::format_table(report));
+}
