@@ -29,10 +29,12 @@ Harness& harness() {
     return *instance;
 }
 
-bool timing_is_meaningful() {
+bool under_sanitizer() {
     const char* sanitizer = std::getenv("COURSE_SANITIZER");
-    return sanitizer == nullptr || *sanitizer == '\0';
+    return sanitizer != nullptr && *sanitizer != '\0';
 }
+
+bool timing_is_meaningful() { return !under_sanitizer(); }
 
 }  // namespace course::testing
 

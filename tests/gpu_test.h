@@ -21,4 +21,9 @@ Harness& harness();
 // there, so speed requirements are not checked, only correctness.
 bool timing_is_meaningful();
 
+// True under compute-sanitizer: tests that make CUDA calls fail on purpose
+// skip themselves there, since the sanitizer counts every failed call as an
+// error of the program.
+bool under_sanitizer();
+
 }  // namespace course::testing
