@@ -1,3 +1,3 @@
 // main() of the CPU-only test programs.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+#include "doctest_include.h"

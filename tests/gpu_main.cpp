@@ -1,7 +1,7 @@
 // main() of the GPU test programs: exit 77 (Meson's "skipped") with a
 // one-line reason when there is no GPU, otherwise run the doctest cases.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "gpu_test.h"
 

@@ -1,6 +1,6 @@
 // The comparison rules of COURSE.md: exact integers, documented float
 // tolerance, NaN and Inf never pass, poison never passes.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/compare.h"
 

@@ -1,5 +1,5 @@
 // Peak formulas against the published figures of known GPUs.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/device.h"
 

@@ -1,6 +1,6 @@
 // The harness on a real GPU: buffers, error reports, timing, and the
 // check-time-recheck sequence against kernels with known flaws.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/buffers.h"
 #include "course/check.h"

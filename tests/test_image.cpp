@@ -1,6 +1,6 @@
 // Image files: round trips through PNG and PGM/PPM, and clear errors for
 // missing, corrupt and unsupported files.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/check.h"
 #include "course/image.h"

@@ -1,6 +1,6 @@
 // Ladder arithmetic (throughput, speedups, % of the library) and its three
 // output formats.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/ladder.h"
 

@@ -1,5 +1,5 @@
 // The shared command line, and its error messages.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/check.h"
 #include "course/options.h"

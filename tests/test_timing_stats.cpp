@@ -1,5 +1,5 @@
 // The statistics the ladder reports: median, quartiles, spread.
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "course/check.h"
 #include "course/timing.h"

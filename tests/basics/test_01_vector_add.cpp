@@ -1,7 +1,7 @@
 // Grading test of basics step 01 (one element per thread). Built twice: against
 // lessons/basics/01_vector_add/kernel.cu (suite "grade") and against the
 // reference solution (suite "solutions").
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "gpu_test.h"
 #include "tracks/basics.h"

@@ -1,7 +1,7 @@
 // Grading test of basics step 02 (grid-stride loop, 16-byte loads). Built twice:
 // against lessons/basics/02_grid_stride/kernel.cu (suite "grade") and against
 // the reference solution (suite "solutions").
-#include <doctest/doctest.h>
+#include "doctest_include.h"
 
 #include "gpu_test.h"
 #include "tracks/basics.h"
