@@ -15,20 +15,23 @@
 
 namespace course {
 
-template <typename T>
-class DeviceBuffer {
-public:
-    DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t count) : count_(count) {
-        if (count_ > 0) CUDA_CHECK(cudaMalloc(&data_, bytes()));
-    }
-    explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
-    ~DeviceBuffer() { release(); }
+namespace detail {
 
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
-    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+// Owns `count` elements of T allocated by Memory::allocate; frees them with
+// Memory::release. Move-only.
+template <typename T, typename Memory>
+class OwnedArray {
+public:
+    OwnedArray() = default;
+    explicit OwnedArray(std::size_t count) : count_(count) {
+        if (count_ > 0) data_ = static_cast<T*>(Memory::allocate(count_ * sizeof(T)));
+    }
+    ~OwnedArray() { release(); }
+
+    OwnedArray(const OwnedArray&) = delete;
+    OwnedArray& operator=(const OwnedArray&) = delete;
+    OwnedArray(OwnedArray&& other) noexcept { *this = std::move(other); }
+    OwnedArray& operator=(OwnedArray&& other) noexcept {
         if (this != &other) {
             release();
             data_ = std::exchange(other.data_, nullptr);
@@ -42,37 +45,14 @@ public:
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
 
-    void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
-    void upload(const T* host, std::size_t count) {
-        require_size(count, "upload");
-        if (count > 0) CUDA_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
-    }
-    std::vector<T> download() const {
-        std::vector<T> host(count_);
-        download(host.data(), count_);
-        return host;
-    }
-    void download(T* host, std::size_t count) const {
-        require_size(count, "download");
-        if (count > 0) CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
-    }
-    // Fills every byte with `pattern`: the harness poisons outputs this way
-    // before a kernel runs, so an element the kernel forgot to write is caught.
-    void fill_bytes(std::uint8_t pattern, cudaStream_t stream = nullptr) {
-        if (count_ > 0) CUDA_CHECK(cudaMemsetAsync(data_, pattern, bytes(), stream));
-    }
-
 private:
-    void require_size(std::size_t count, const char* what) const {
-        if (count != count_) throw Error(std::string("DeviceBuffer::") + what + ": size mismatch");
-    }
     void release() noexcept {
         if (data_ != nullptr) {
             // A destructor must not throw; a failure here means the context is
             // already broken, and the error that broke it was reported first.
-            const cudaError_t status = cudaFree(data_);
+            const cudaError_t status = Memory::release(data_);
             if (status != cudaSuccess && status != cudaErrorCudartUnloading)
-                std::fprintf(stderr, "warning: cudaFree failed: %s\n", cudaGetErrorString(status));
+                std::fprintf(stderr, "warning: freeing %s memory failed: %s\n", Memory::kind, cudaGetErrorString(status));
         }
         data_ = nullptr;
         count_ = 0;
@@ -82,51 +62,81 @@ private:
     std::size_t count_ = 0;
 };
 
-// Page-locked host memory: the GPU's copy engines can read and write it
-// directly, so transfers run at full PCIe/NVLink speed and can be asynchronous.
+struct DeviceMemory {
+    static constexpr const char* kind = "device";
+    static void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        CUDA_CHECK(cudaMalloc(&p, bytes));
+        return p;
+    }
+    static cudaError_t release(void* p) { return cudaFree(p); }
+};
+
+struct PinnedMemory {
+    static constexpr const char* kind = "pinned host";
+    static void* allocate(std::size_t bytes) {
+        void* p = nullptr;
+        CUDA_CHECK(cudaMallocHost(&p, bytes));
+        return p;
+    }
+    static cudaError_t release(void* p) { return cudaFreeHost(p); }
+};
+
+}  // namespace detail
+
+// GPU memory (cudaMalloc), with checked copies to and from the host.
 template <typename T>
-class PinnedBuffer {
+class DeviceBuffer : public detail::OwnedArray<T, detail::DeviceMemory> {
+    using Base = detail::OwnedArray<T, detail::DeviceMemory>;
+
 public:
-    PinnedBuffer() = default;
-    explicit PinnedBuffer(std::size_t count) : count_(count) {
-        if (count_ > 0) CUDA_CHECK(cudaMallocHost(&data_, count_ * sizeof(T)));
-    }
-    ~PinnedBuffer() { release(); }
+    using Base::Base;
+    using Base::bytes;
+    using Base::data;
+    using Base::size;
+    explicit DeviceBuffer(const std::vector<T>& host) : Base(host.size()) { upload(host); }
 
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    PinnedBuffer(PinnedBuffer&& other) noexcept { *this = std::move(other); }
-    PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-        if (this != &other) {
-            release();
-            data_ = std::exchange(other.data_, nullptr);
-            count_ = std::exchange(other.count_, 0);
-        }
-        return *this;
+    void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+    void upload(const T* host, std::size_t count) {
+        require_size(count, "upload");
+        if (count > 0) CUDA_CHECK(cudaMemcpy(data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
     }
-
-    T* data() { return data_; }
-    const T* data() const { return data_; }
-    std::size_t size() const { return count_; }
-    std::size_t bytes() const { return count_ * sizeof(T); }
-    T& operator[](std::size_t i) { return data_[i]; }
-    const T& operator[](std::size_t i) const { return data_[i]; }
-    T* begin() { return data_; }
-    T* end() { return data_ + count_; }
+    std::vector<T> download() const {
+        std::vector<T> host(size());
+        download(host.data(), size());
+        return host;
+    }
+    void download(T* host, std::size_t count) const {
+        require_size(count, "download");
+        if (count > 0) CUDA_CHECK(cudaMemcpy(host, data(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    // Fills every byte with `pattern`: the harness poisons outputs this way
+    // before a kernel runs, so an element the kernel forgot to write is caught.
+    void fill_bytes(std::uint8_t pattern, cudaStream_t stream = nullptr) {
+        if (size() > 0) CUDA_CHECK(cudaMemsetAsync(data(), pattern, bytes(), stream));
+    }
 
 private:
-    void release() noexcept {
-        if (data_ != nullptr) {
-            const cudaError_t status = cudaFreeHost(data_);
-            if (status != cudaSuccess && status != cudaErrorCudartUnloading)
-                std::fprintf(stderr, "warning: cudaFreeHost failed: %s\n", cudaGetErrorString(status));
-        }
-        data_ = nullptr;
-        count_ = 0;
+    void require_size(std::size_t count, const char* what) const {
+        if (count != size()) throw Error(std::string("DeviceBuffer::") + what + ": size mismatch");
     }
+};
 
-    T* data_ = nullptr;
-    std::size_t count_ = 0;
+// Page-locked host memory (cudaMallocHost): the GPU's copy engines can read
+// and write it directly, so transfers run at full speed and can be
+// asynchronous.
+template <typename T>
+class PinnedBuffer : public detail::OwnedArray<T, detail::PinnedMemory> {
+    using Base = detail::OwnedArray<T, detail::PinnedMemory>;
+
+public:
+    using Base::Base;
+    using Base::data;
+    using Base::size;
+    T& operator[](std::size_t i) { return data()[i]; }
+    const T& operator[](std::size_t i) const { return data()[i]; }
+    T* begin() { return data(); }
+    T* end() { return data() + size(); }
 };
 
 // A CUDA stream that destroys itself.
