@@ -43,6 +43,7 @@ struct Ladder {
     std::string library_name;  // "copy", "CUB", "cuBLAS": heads the "% of ..." column
     std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
     std::vector<Rung> rungs;
+    std::vector<std::string> notes;          // lines printed under the table
 
     bool all_ok() const;
 };
@@ -65,6 +66,11 @@ std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row);
 std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row);
 
 // --- Output ----------------------------------------------------------------
+// "01" .. "99": a step's label in the ladder.
+std::string step_label(int number);
+// `value` with `decimals` digits after the point.
+std::string format_fixed(double value, int decimals);
+
 std::string format_table(const Report& report);
 std::string format_csv(const Report& report);
 std::string format_json(const Report& report);

@@ -10,11 +10,7 @@ namespace {
 
 const char* unit_name(Unit unit) { return unit == Unit::bandwidth ? "GB/s" : "GFLOP/s"; }
 
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
+std::string fixed(double value, int decimals) { return format_fixed(value, decimals); }
 
 std::string ratio(const std::optional<double>& value) { return value ? fixed(*value, 2) + "x" : "-"; }
 std::string percent(const std::optional<double>& value) { return value ? fixed(100.0 * *value, 1) + "%" : "-"; }
@@ -77,6 +73,14 @@ const Rung* library_rung(const Ladder& ladder) {
 }
 
 }  // namespace
+
+std::string step_label(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
+
+std::string format_fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
 
 bool Ladder::all_ok() const {
     for (const auto& rung : rungs)
@@ -170,6 +174,7 @@ std::string format_table(const Report& report) {
         out << "\n" << ladder.track << ": " << ladder.problem << "\n";
         print_row(header);
         for (const auto& row : rows) print_row(row);
+        for (const auto& note : ladder.notes) out << "  " << note << "\n";
     }
     return out.str();
 }
@@ -233,7 +238,10 @@ std::string format_json(const Report& report) {
             out << ", \"check_ok\": " << (rung.check.ok ? "true" : "false") << ", \"check\": \""
                 << json_escape(rung.check.summary()) << "\"}";
         }
-        out << "\n    ]}";
+        out << "\n    ], \"notes\": [";
+        for (std::size_t i = 0; i < ladder.notes.size(); ++i)
+            out << (i ? ", " : "") << '"' << json_escape(ladder.notes[i]) << '"';
+        out << "]}";
     }
     out << "\n  ]\n}\n";
     return out.str();

@@ -2,7 +2,7 @@
 //
 // Write the kernel body: thread i of the grid computes c[i] = a[i] + b[i].
 // The launcher below is complete; README.md in this folder explains the step,
-// and `meson compile -C build basics-01 && build/lessons/basics/basics-01`
+// and `meson compile -C build basics-01 && build/lessons/basics-01`
 // runs your kernel against the CPU reference.
 #include "tracks/basics.h"
 

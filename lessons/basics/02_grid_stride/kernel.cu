@@ -4,7 +4,7 @@
 // one wave of blocks (as many as the GPU holds at once) instead of one thread
 // per element, and picks the float4 kernel when a, b and c are 16-byte
 // aligned. README.md in this folder explains the step; run your kernel with
-// `meson compile -C build basics-02 && build/lessons/basics/basics-02`.
+// `meson compile -C build basics-02 && build/lessons/basics-02`.
 #include "tracks/basics.h"
 
 #include "course/check.h"

@@ -1,0 +1,38 @@
+// What a launcher enqueues, read without running it: the harness captures the
+// launcher into a CUDA graph and lists its kernel launches (grid, block,
+// shared memory, and the compiled kernel's registers and static shared memory
+// from cudaFuncGetAttributes). Grading tests use it for properties that show
+// in the launch rather than in the time: "one pass" is one kernel launch, a
+// grid-stride step launches a bounded grid, warp shuffles shrink the shared
+// memory, and so on.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace course {
+
+struct KernelLaunch {
+    const void* function = nullptr;
+    dim3 grid, block;
+    std::size_t dynamic_shared_bytes = 0;
+    cudaFuncAttributes attributes{};   // numRegs, sharedSizeBytes (static), localSizeBytes, ...
+
+    std::size_t blocks() const { return std::size_t{grid.x} * grid.y * grid.z; }
+    std::size_t threads_per_block() const { return std::size_t{block.x} * block.y * block.z; }
+    std::size_t shared_bytes() const { return attributes.sharedSizeBytes + dynamic_shared_bytes; }
+};
+
+struct LaunchRecord {
+    std::vector<KernelLaunch> kernels;   // in the order they were enqueued
+    std::size_t other_operations = 0;    // memsets, copies, ...
+};
+
+// Captures `enqueue(stream)` into a graph (nothing runs) and describes it.
+// `enqueue` must only enqueue work on the stream it is given.
+LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue);
+
+}  // namespace course

@@ -1,0 +1,88 @@
+#include "course/launches.h"
+
+#include "course/buffers.h"
+#include "course/check.h"
+
+#include <algorithm>
+
+namespace course {
+
+namespace {
+
+// The nodes that depend on `node`. CUDA 13 added an edge-data argument.
+cudaError_t dependents(cudaGraphNode_t node, cudaGraphNode_t* nodes, std::size_t* count) {
+#if CUDART_VERSION >= 13000
+    return cudaGraphNodeGetDependentNodes(node, nodes, nullptr, count);
+#else
+    return cudaGraphNodeGetDependentNodes(node, nodes, count);
+#endif
+}
+
+std::vector<cudaGraphNode_t> children(cudaGraphNode_t node) {
+    std::size_t count = 0;
+    CUDA_CHECK(dependents(node, nullptr, &count));
+    std::vector<cudaGraphNode_t> result(count);
+    if (count > 0) CUDA_CHECK(dependents(node, result.data(), &count));
+    return result;
+}
+
+// The graph's nodes in the order they were enqueued. Work captured from one
+// stream forms a chain, so following the dependencies from the root gives
+// that order; breadth-first also copes with the forks of a multi-stream
+// launcher, listing each node once.
+std::vector<cudaGraphNode_t> nodes_in_order(cudaGraph_t graph) {
+    std::size_t count = 0;
+    CUDA_CHECK(cudaGraphGetRootNodes(graph, nullptr, &count));
+    std::vector<cudaGraphNode_t> order(count);
+    if (count > 0) CUDA_CHECK(cudaGraphGetRootNodes(graph, order.data(), &count));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        for (cudaGraphNode_t child : children(order[i]))
+            if (std::find(order.begin(), order.end(), child) == order.end()) order.push_back(child);
+    return order;
+}
+
+}  // namespace
+
+LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
+    Stream stream;
+    cudaGraph_t graph = nullptr;
+    // Relaxed: the launcher may still call cudaGetDevice, occupancy queries and
+    // the like while it is being captured.
+    CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeRelaxed));
+    try {
+        enqueue(stream.get());
+    } catch (...) {
+        cudaStreamEndCapture(stream.get(), &graph);
+        if (graph != nullptr) cudaGraphDestroy(graph);
+        throw;
+    }
+    CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+
+    LaunchRecord record;
+    try {
+        for (cudaGraphNode_t node : nodes_in_order(graph)) {
+            cudaGraphNodeType type;
+            CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+            if (type != cudaGraphNodeTypeKernel) {
+                ++record.other_operations;
+                continue;
+            }
+            cudaKernelNodeParams params{};
+            CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+            KernelLaunch launch;
+            launch.function = params.func;
+            launch.grid = params.gridDim;
+            launch.block = params.blockDim;
+            launch.dynamic_shared_bytes = params.sharedMemBytes;
+            CUDA_CHECK(cudaFuncGetAttributes(&launch.attributes, params.func));
+            record.kernels.push_back(launch);
+        }
+    } catch (...) {
+        cudaGraphDestroy(graph);
+        throw;
+    }
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    return record;
+}
+
+}  // namespace course

@@ -1,0 +1,64 @@
+// Reduction, step 06: the tree completely unrolled, block size as a template parameter.
+//                                                          (your starting point)
+// This is step 05's solution, with TODO(step 06) markers where this step
+// changes it; README.md in this folder explains the change. Build and run:
+// meson compile -C build reduction-06 && build/lessons/reduction-06
+#include "tracks/reduction.h"
+
+namespace {
+
+constexpr unsigned int kThreads = 256;
+static_assert((kThreads & (kThreads - 1)) == 0, "the tree halves the block each round: kThreads must be a power of two");
+static_assert(kThreads >= 64, "the unrolled warp starts by adding element tid + 32: kThreads must be at least 64");
+
+// Warp 0 sums sum[0..63] into the return value of lane 0.
+__device__ long long last_warp_sum(long long* sum, unsigned int tid) {
+    long long v = sum[tid] + sum[tid + 32];
+#pragma unroll
+    for (unsigned int offset = 16; offset > 0; offset >>= 1) {
+        __syncwarp();            // every lane has read what it needed from the last round...
+        sum[tid] = v;
+        __syncwarp();            // ...and every lane's new value is in place before anyone reads it
+        v += sum[tid + offset];
+    }
+    return v;
+}
+
+// TODO(step 06): make the block size a template parameter,
+// template <unsigned int kBlockSize, typename T>, use it instead of kThreads
+// in the kernel, and launch reduce_...<kThreads> below.
+template <typename T>
+__global__ void reduce_unroll_last_warp(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+    __shared__ long long sum[kThreads];
+    const unsigned int tid = threadIdx.x;
+    const std::size_t i = blockIdx.x * (2 * static_cast<std::size_t>(kThreads)) + tid;
+    long long v = i < n ? static_cast<long long>(in[i]) : 0;
+    if (i + kThreads < n) v += in[i + kThreads];
+    sum[tid] = v;
+    __syncthreads();
+
+    // TODO(step 06): write the rounds 128 (for kBlockSize >= 256), 64 (>= 128),
+    // and, for bigger blocks, 512 and 256, out one by one, each inside
+    // `if constexpr (kBlockSize >= ...)`, each followed by __syncthreads().
+    for (unsigned int s = kThreads / 2; s > 32; s >>= 1) {
+        if (tid < s) sum[tid] += sum[tid + s];
+        __syncthreads();
+    }
+    if (tid < 32) {
+        const long long total = last_warp_sum(sum, tid);
+        if (tid == 0) partial[blockIdx.x] = total;
+    }
+}
+
+}  // namespace
+
+void reduction::step06_complete_unroll(const int* in, std::size_t n, long long* sum, long long* scratch,
+                                        cudaStream_t stream) {
+    reduce_in_passes(
+        in, n, sum, scratch, stream,
+        [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
+            reduce_unroll_last_warp<<<blocks, kThreads, 0, s>>>(input, output, count);
+            CUDA_CHECK_LAUNCH();
+        },
+        [](std::size_t count) { return blocks_covering(count, 2 * kThreads); });
+}

@@ -1,0 +1,36 @@
+// Grading test of reduction step 09 (16-byte loads, single pass).
+#include "reduction_test.h"
+
+using namespace reduction_test;
+
+TEST_CASE("step 09 sums exactly at every grading size") { check_grading_sizes(reduction::step09_vector_single_pass); }
+
+TEST_CASE("step 09 is exact on inputs that do not start on a 16-byte boundary") {
+    for (const std::size_t offset : {1, 2, 3}) {
+        for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{4097},
+                                    (std::size_t{1} << 22) + 3}) {
+            CAPTURE(offset);
+            CAPTURE(n);
+            reduction::Problem problem(n, 9000 + n, offset);
+            const auto result = course::check_once(harness(), problem.run(reduction::step09_vector_single_pass));
+            CHECK_MESSAGE(result.ok, result.summary());
+        }
+    }
+}
+
+TEST_CASE("step 09 is a single launch: one kernel, nothing else") {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{1} << 22, std::size_t{1} << 26}) {
+        CAPTURE(n);
+        const auto record = launches_for(reduction::step09_vector_single_pass, n);
+        CHECK(record.kernels.size() == 1);
+        CHECK(record.other_operations == 0);
+    }
+}
+
+TEST_CASE("step 09 is faster than step 08 at Harris's size") {
+    if (!course::testing::timing_is_meaningful()) return;
+    constexpr double kMinimumSpeedup = 1.20;   // calibration in lessons/reduction/09_vector_single_pass/README.md
+    const auto ladder = race(reduction::step08_warp_shuffles, reduction::step09_vector_single_pass, 9,
+                             std::size_t{1} << 22);
+    CHECK_MESSAGE(speedup(ladder) >= kMinimumSpeedup, "speedup over step 08: ", speedup(ladder), "x");
+}
