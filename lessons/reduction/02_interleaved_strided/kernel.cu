@@ -1,7 +1,7 @@
 // Reduction, step 02: interleaved addressing with a strided index.
 //                                                          (your starting point)
-// This is step 01's solution, with TODO(step 02) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 01's solution, with the line this step changes taken out
+// (TODO(step 02)). README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-02 && build/lessons/reduction-02
 #include "tracks/reduction.h"
 
@@ -22,11 +22,11 @@ __global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long
     __syncthreads();
 
     for (unsigned int s = 1; s < kThreads; s *= 2) {
-        // TODO(step 02): give round s's work to the first threads instead:
-        // thread tid adds sum[index + s] into sum[index], with index = 2 * s * tid,
-        // when index < kThreads. No %, and whole warps either work or idle.
-        if (tid % (2 * s) == 0) sum[tid] += sum[tid + s];
-        __syncthreads();   // every round reads what the previous round wrote
+        // TODO(step 02): step 01 did `if (tid % (2 * s) == 0) sum[tid] += sum[tid + s];`
+        // here. Give round s's work to the first threads instead: thread tid adds
+        // sum[index + s] into sum[index], with index = 2 * s * tid, when
+        // index < kThreads. No %, and whole warps either work or idle.
+        __syncthreads();
     }
     if (tid == 0) partial[blockIdx.x] = sum[0];
 }

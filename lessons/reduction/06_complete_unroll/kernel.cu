@@ -1,7 +1,8 @@
 // Reduction, step 06: the tree completely unrolled, block size as a template parameter.
 //                                                          (your starting point)
-// This is step 05's solution, with TODO(step 06) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 05's solution with the kernel already templated on its block
+// size, and the rounds this step writes out taken out (TODO(step 06)).
+// README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-06 && build/lessons/reduction-06
 #include "tracks/reduction.h"
 
@@ -24,26 +25,25 @@ __device__ long long last_warp_sum(long long* sum, unsigned int tid) {
     return v;
 }
 
-// TODO(step 06): make the block size a template parameter,
-// template <unsigned int kBlockSize, typename T>, use it instead of kThreads
-// in the kernel, and launch reduce_...<kThreads> below.
-template <typename T>
-__global__ void reduce_unroll_last_warp(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
-    __shared__ long long sum[kThreads];
+template <unsigned int kBlockSize, typename T>
+__global__ void reduce_complete_unroll(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+    static_assert(kBlockSize >= 64 && kBlockSize <= 1024 && (kBlockSize & (kBlockSize - 1)) == 0,
+                  "kBlockSize must be a power of two from 64 to 1024");
+    __shared__ long long sum[kBlockSize];
     const unsigned int tid = threadIdx.x;
-    const std::size_t i = blockIdx.x * (2 * static_cast<std::size_t>(kThreads)) + tid;
+    const std::size_t i = blockIdx.x * (2 * static_cast<std::size_t>(kBlockSize)) + tid;
     long long v = i < n ? static_cast<long long>(in[i]) : 0;
-    if (i + kThreads < n) v += in[i + kThreads];
+    if (i + kBlockSize < n) v += in[i + kBlockSize];
     sum[tid] = v;
     __syncthreads();
 
-    // TODO(step 06): write the rounds 128 (for kBlockSize >= 256), 64 (>= 128),
-    // and, for bigger blocks, 512 and 256, out one by one, each inside
-    // `if constexpr (kBlockSize >= ...)`, each followed by __syncthreads().
-    for (unsigned int s = kThreads / 2; s > 32; s >>= 1) {
-        if (tid < s) sum[tid] += sum[tid + s];
-        __syncthreads();
-    }
+    // TODO(step 06): step 05 ran the rounds s = kThreads / 2 .. 64 in a loop
+    // here. Write each round out instead, largest first: the round that adds
+    // sum[tid + 512] (only when kBlockSize >= 1024), then + 256 (>= 512),
+    // + 128 (>= 256) and + 64 (>= 128). Put each inside
+    // `if constexpr (kBlockSize >= ...)`, with its `if (tid < ...)` and a
+    // __syncthreads() after it.
+
     if (tid < 32) {
         const long long total = last_warp_sum(sum, tid);
         if (tid == 0) partial[blockIdx.x] = total;
@@ -57,7 +57,7 @@ void reduction::step06_complete_unroll(const int* in, std::size_t n, long long* 
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_unroll_last_warp<<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_complete_unroll<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         [](std::size_t count) { return blocks_covering(count, 2 * kThreads); });
