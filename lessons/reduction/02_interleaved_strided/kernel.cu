@@ -8,7 +8,8 @@
 namespace {
 
 constexpr unsigned int kThreads = 256;
-static_assert((kThreads & (kThreads - 1)) == 0, "the tree halves the block each round: kThreads must be a power of two");
+static_assert((kThreads & (kThreads - 1)) == 0,
+              "the tree halves the block each round: kThreads must be a power of two");
 
 // T is int for the first pass over the input and long long for the passes
 // over partial sums.

@@ -8,7 +8,8 @@
 namespace {
 
 constexpr unsigned int kThreads = 256;
-static_assert((kThreads & (kThreads - 1)) == 0, "the tree halves the block each round: kThreads must be a power of two");
+static_assert((kThreads & (kThreads - 1)) == 0,
+              "the tree halves the block each round: kThreads must be a power of two");
 
 template <typename T>
 __global__ void reduce_sequential(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {

@@ -9,7 +9,8 @@
 namespace {
 
 constexpr unsigned int kThreads = 256;
-static_assert((kThreads & (kThreads - 1)) == 0, "the tree halves the block each round: kThreads must be a power of two");
+static_assert((kThreads & (kThreads - 1)) == 0,
+              "the tree halves the block each round: kThreads must be a power of two");
 static_assert(kThreads >= 64, "the unrolled warp starts by adding element tid + 32: kThreads must be at least 64");
 
 // Warp 0 sums sum[0..63] into the return value of lane 0.

@@ -71,7 +71,8 @@ std::size_t resident_blocks() {
     int device = 0, sm_count = 0, per_sm = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_many_per_thread<kThreads, int>, kThreads, 0));
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_many_per_thread<kThreads, int>, kThreads, 0));
     return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
 }
 
