@@ -44,6 +44,7 @@ struct Ladder {
     std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
     std::vector<Rung> rungs;
     std::vector<std::string> notes;          // lines printed under the table
+    double ceiling = 0;        // a measured ceiling in the ladder's unit (0: none measured)
 
     bool all_ok() const;
 };

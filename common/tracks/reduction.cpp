@@ -101,10 +101,11 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
     const course::TimingStats sweep = course::measure_read_sweep(run.harness, 4 * n);
     const double sweep_gbps = 4.0 * static_cast<double>(n) / (sweep.median_ms * 1e-3) / 1e9;
+    ladder.ceiling = sweep_gbps;
     ladder.notes.push_back("ceiling: a read-only sweep of the same " + course::format_bytes(4.0 * static_cast<double>(n)) +
                            " takes " + course::format_fixed(sweep.median_ms, 4) + " ms = " + course::format_fixed(sweep_gbps, 1) + " GB/s (" +
                            course::format_fixed(100.0 * sweep_gbps / run.harness.device.peak_dram_gbps, 1) + "% of peak)");
-    if (!ladder.rungs.empty() && ladder.rungs.size() >= 2) {
+    if (ladder.rungs.size() >= 2) {
         const course::Rung& last = ladder.rungs[ladder.rungs.size() - 2];
         if (last.check.ok)
             ladder.notes.push_back("step " + last.label + " reaches " +
