@@ -3,7 +3,9 @@
 #include "doctest_include.h"
 
 #include "course/buffers.h"
+#include "course/ceilings.h"
 #include "course/check.h"
+#include "course/launches.h"
 #include "course/runner.h"
 #include "gpu_helpers.h"
 #include "gpu_test.h"
@@ -140,4 +142,30 @@ TEST_CASE("measure: a result that goes wrong during the timed runs fails the re-
     const auto rung = course::measure(harness(), named("01"), problem.run(test_kernels::write_once));
     CHECK_FALSE(rung.check.ok);
     CHECK(rung.check.summary().find("(after the timed runs only)") != std::string::npos);
+}
+
+TEST_CASE("record_launches lists what a launcher enqueues, without running it") {
+    course::DeviceBuffer<float> out(1000);
+    out.fill_bytes(0);
+    const auto record = course::record_launches([&](cudaStream_t s) {
+        test_kernels::write_index(out.data(), 1000, s);
+        out.fill_bytes(0xFF, s);
+        test_kernels::write_first_half(out.data(), 1000, s);
+    });
+    REQUIRE(record.kernels.size() == 2);
+    CHECK(record.other_operations == 1);   // the memset
+    CHECK(record.kernels[0].blocks() == 4);   // 1000 values, 256 per block
+    CHECK(record.kernels[1].blocks() == 2);   // 500 values
+    CHECK(record.kernels[0].threads_per_block() == 256);
+    CHECK(record.kernels[0].attributes.numRegs > 0);
+    CHECK(out.download()[999] == 0.0f);    // captured, never run
+}
+
+TEST_CASE("the read-only sweep measures a plausible bandwidth") {
+    const std::size_t bytes = std::size_t{256} << 20;
+    const auto stats = course::measure_read_sweep(harness(), bytes);
+    const double gbps = static_cast<double>(bytes) / (stats.median_ms * 1e-3) / 1e9;
+    MESSAGE("read sweep of 256 MiB: ", gbps, " GB/s; theoretical peak ", harness().device.peak_dram_gbps);
+    CHECK(gbps > 0.3 * harness().device.peak_dram_gbps);
+    CHECK(gbps < 1.05 * harness().device.peak_dram_gbps);
 }

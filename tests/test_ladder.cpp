@@ -120,3 +120,19 @@ TEST_CASE("the output format is chosen by --format") {
     CHECK(course::format_report(report, course::Format::json) == course::format_json(report));
     CHECK(course::format_report(report, course::Format::table) == course::format_table(report));
 }
+
+TEST_CASE("notes are printed under the table and kept in JSON") {
+    auto report = example();
+    report.ladders[0].notes = {"ceiling: 1600 GB/s", "a \"quoted\" note"};
+    const std::string table = course::format_table(report);
+    CHECK(table.find("\n  ceiling: 1600 GB/s\n") != std::string::npos);
+    const std::string json = course::format_json(report);
+    CHECK(json.find("\"notes\": [\"ceiling: 1600 GB/s\", \"a \\\"quoted\\\" note\"]") != std::string::npos);
+}
+
+TEST_CASE("step labels and fixed-point numbers") {
+    CHECK(course::step_label(1) == "01");
+    CHECK(course::step_label(12) == "12");
+    CHECK(course::format_fixed(3.14159, 2) == "3.14");
+    CHECK(course::format_fixed(2.0, 0) == "2");
+}
