@@ -114,6 +114,23 @@ TEST_CASE("JSON: the rows and their derived numbers") {
     CHECK(json.find("\"speedup_vs_previous\": 2.0000") != std::string::npos);
 }
 
+TEST_CASE("notes are printed under the table and kept in the JSON") {
+    auto report = example();
+    report.ladders[0].notes = {"no NPP rung: this build has no NPP", "a \"quoted\" note"};
+    const std::string table = course::format_table(report);
+    CHECK(table.find("  note: no NPP rung: this build has no NPP\n") != std::string::npos);
+    CHECK(table.find("kernel ref") < table.find("note: no NPP"));   // after the rows
+    const std::string json = course::format_json(report);
+    CHECK(json.find("\"notes\": [\"no NPP rung: this build has no NPP\", \"a \\\"quoted\\\" note\"]") != std::string::npos);
+    CHECK(course::format_json(example()).find("\"notes\": []") != std::string::npos);
+}
+
+TEST_CASE("times are shown with enough decimals at every scale") {
+    CHECK(course::format_milliseconds(148.04) == "148.0");
+    CHECK(course::format_milliseconds(2.5) == "2.500");
+    CHECK(course::format_milliseconds(0.00401) == "0.0040");
+}
+
 TEST_CASE("the output format is chosen by --format") {
     const auto report = example();
     CHECK(course::format_report(report, course::Format::csv) == course::format_csv(report));

@@ -43,6 +43,9 @@ struct Ladder {
     std::string library_name;  // "copy", "CUB", "cuBLAS": heads the "% of ..." column
     std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
     std::vector<Rung> rungs;
+    // Lines printed under the table (and kept in the JSON): what a reader needs
+    // to read it right, e.g. "no NPP rung: this build has no NPP".
+    std::vector<std::string> notes;
 
     bool all_ok() const;
 };
@@ -65,6 +68,9 @@ std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row);
 std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row);
 
 // --- Output ----------------------------------------------------------------
+// A time as the table shows it: enough decimals that a 0.004 ms kernel and a
+// 148 ms one both read well ("148.0", "2.500", "0.0040").
+std::string format_milliseconds(double ms);
 std::string format_table(const Report& report);
 std::string format_csv(const Report& report);
 std::string format_json(const Report& report);

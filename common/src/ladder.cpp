@@ -19,13 +19,6 @@ std::string fixed(double value, int decimals) {
 std::string ratio(const std::optional<double>& value) { return value ? fixed(*value, 2) + "x" : "-"; }
 std::string percent(const std::optional<double>& value) { return value ? fixed(100.0 * *value, 1) + "%" : "-"; }
 
-// Enough decimals that a 0.004 ms kernel and a 148 ms one both read well.
-std::string milliseconds(double ms) {
-    if (ms >= 100) return fixed(ms, 1);
-    if (ms >= 1) return fixed(ms, 3);
-    return fixed(ms, 4);
-}
-
 std::string pad_left(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
@@ -77,6 +70,12 @@ const Rung* library_rung(const Ladder& ladder) {
 }
 
 }  // namespace
+
+std::string format_milliseconds(double ms) {
+    if (ms >= 100) return fixed(ms, 1);
+    if (ms >= 1) return fixed(ms, 3);
+    return fixed(ms, 4);
+}
 
 bool Ladder::all_ok() const {
     for (const auto& rung : rungs)
@@ -137,7 +136,7 @@ std::string format_table(const Report& report) {
         for (std::size_t i = 0; i < ladder.rungs.size(); ++i) {
             const Rung& rung = ladder.rungs[i];
             std::vector<std::string> row = {rung.student ? "you >" : "", rung.label, rung.title,
-                                            milliseconds(rung.time.median_ms), fixed(100 * rung.time.spread(), 1) + "%",
+                                            format_milliseconds(rung.time.median_ms), fixed(100 * rung.time.spread(), 1) + "%",
                                             rung.check.ok ? fixed(throughput(rung), 1) : "-"};
             if (ladder.peak > 0) row.push_back(percent(percent_of_peak(ladder, rung)));
             row.push_back(ratio(speedup_vs_previous(ladder, i)));
@@ -170,6 +169,7 @@ std::string format_table(const Report& report) {
         out << "\n" << ladder.track << ": " << ladder.problem << "\n";
         print_row(header);
         for (const auto& row : rows) print_row(row);
+        for (const auto& note : ladder.notes) out << "  note: " << note << "\n";
     }
     return out.str();
 }
@@ -233,7 +233,10 @@ std::string format_json(const Report& report) {
             out << ", \"check_ok\": " << (rung.check.ok ? "true" : "false") << ", \"check\": \""
                 << json_escape(rung.check.summary()) << "\"}";
         }
-        out << "\n    ]}";
+        out << "\n    ], \"notes\": [";
+        for (std::size_t n = 0; n < ladder.notes.size(); ++n)
+            out << (n ? ", " : "") << '"' << json_escape(ladder.notes[n]) << '"';
+        out << "]}";
     }
     out << "\n  ]\n}\n";
     return out.str();
