@@ -209,6 +209,9 @@ course::TextureObject Problem::texture(const cudaTextureDesc& desc) {
     static const TextureAlignment alignment = texture_alignment();
     const DeviceImage* source = &in_;
     if (pitch() % alignment.pitch != 0 || !aligned_to(in_.data(), static_cast<std::size_t>(alignment.base))) {
+        if (static_cast<std::size_t>(alignment.base) > kImageAlignment)
+            throw course::Error("convolution: this GPU aligns textures to " + std::to_string(alignment.base) +
+                                " bytes, more than the track's images (" + std::to_string(kImageAlignment) + ")");
         if (!texture_copy_) {
             texture_copy_.emplace(width(), height(),
                                   static_cast<int>(round_up(static_cast<std::size_t>(width()), alignment.pitch)));
@@ -615,7 +618,13 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
         rung.title = "NPP nppiFilter_8u_C1R_Ctx";
         rung.library = true;
         rung.work = problem.bytes_moved();
-        rung = course::measure(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
+        try {
+            rung = course::measure(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
+        } catch (const course::Error& error) {
+            // A failing library call is reported in its row; the ladder above
+            // it still prints.
+            rung.check = course::failed_check(error.what());
+        }
         rung.extra_values = {"-", ""};
         ladder.rungs.push_back(rung);
         ladder.notes.push_back("ref: NPP filters the interior; the 2-pixel frame is copied before each run, untimed");

@@ -136,6 +136,22 @@ dim3 grid_for(const Params& params, int pixels_per_thread);
 // bytes otherwise (an odd pitch, --pitch-pad 1).
 bool rows_aligned(const Params& params, int bytes);
 
+// The stride, in 4-byte words, between the rows of a shared-memory tile
+// whose rows need at least `words` words, for blocks `block_width` threads
+// wide (steps 09 and 10). It is a multiple of 4, so rows stay 16-byte
+// aligned; and when the block is narrower than a warp, so that one warp
+// reads 32 / block_width rows at once, each row starts block_width banks
+// after the one before: the rows a warp reads together fall on different
+// banks. (A 16-wide block's tile rows of 72 words would start 8 banks apart,
+// and the warp's two half-rows would share 8 banks; 80 words put them 16
+// apart.) The talk pads a 16-wide tile to 17 columns for the same reason.
+__host__ __device__ constexpr int conflict_free_stride(int words, int block_width) {
+    int stride = (words + 3) / 4 * 4;
+    if (block_width % 4 == 0 && block_width < 32 && 32 % block_width == 0)
+        while (stride % 32 != block_width) stride += 4;
+    return stride;
+}
+
 // k if scale is exactly 2^-k (0 <= k <= 24), else -1. For such a scale,
 // trunc(float(S) * scale) clamped to 0..255 equals (S >> k) clamped to
 // 0..255 for every integer S: the multiply is exact, and where the shift

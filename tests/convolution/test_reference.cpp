@@ -218,6 +218,29 @@ TEST_CASE("the dp4a layout of the weights gives each pixel's 5-tap row sum") {
     CHECK_THROWS_AS(convolution::pack_for_dp4a(big), course::Error);
 }
 
+TEST_CASE("conflict_free_stride: 16-byte rows, and the rows a warp reads on different banks") {
+    CHECK(convolution::conflict_free_stride(72, 16) == 80);   // the 16x16 tile of steps 09 and 10
+    CHECK(convolution::conflict_free_stride(64, 16) == 80);   // its staging rows
+    for (const int width : {1, 2, 3, 4, 8, 16, 19, 32, 64}) {
+        for (const int words : {1, 5, 8, 40, 72, 136, 264}) {
+            CAPTURE(width);
+            CAPTURE(words);
+            const int stride = convolution::conflict_free_stride(words, width);
+            CHECK(stride >= words);
+            CHECK(stride % 4 == 0);
+            CHECK(stride < words + 36);
+            if (width % 4 == 0 && width < 32) {
+                // A warp covers 32 / width rows, width consecutive words of
+                // each: they must fall on 32 different banks.
+                std::vector<int> seen(32, 0);
+                for (int row = 0; row < 32 / width; ++row)
+                    for (int t = 0; t < width; ++t) ++seen[(row * stride + t) % 32];
+                for (const int count : seen) CHECK(count == 1);
+            }
+        }
+    }
+}
+
 TEST_CASE("launch helpers: pitch, grid, alignment") {
     CHECK(convolution::default_pitch(1) == 128);
     CHECK(convolution::default_pitch(2048) == 2048);

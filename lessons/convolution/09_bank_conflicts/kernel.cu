@@ -31,6 +31,11 @@ __global__ void conflict_free(const convolution::Params p) {
     // TODO(step 09): after the tile, a staging area in the same dynamic shared
     // memory for the results: blockDim.y rows of 4*blockDim.x 32-bit words.
     extern __shared__ __align__(16) std::uint8_t tile[];
+    // TODO(step 09): pad the tile's rows: a 16-wide block's warp reads two tile
+    // rows at once, and rows of 72 words start only 8 banks apart. Make the
+    // distance between rows 4 * convolution::conflict_free_stride(tile words,
+    // blockDim.x) bytes (80 words for 16-wide blocks), and the staging rows
+    // conflict_free_stride(4*blockDim.x, blockDim.x) words.
     const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;   // a multiple of 16 bytes
     const int tile_height = blockDim.y + 2 * kRadius;
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
@@ -95,7 +100,7 @@ void convolution::step09_bank_conflicts(const Params& p, cudaStream_t stream) {
     using Kernel = void (*)(Params);
     const Kernel kernels[2][2] = {{conflict_free<false, false>, conflict_free<false, true>},
                                   {conflict_free<true, false>, conflict_free<true, true>}};
-    // TODO(step 09): add the staging area's 16*blockDim.x*blockDim.y bytes.
+    // TODO(step 09): the padded tile, and the staging area after it.
     const std::size_t shared =
         static_cast<std::size_t>(kPixelsPerThread * p.block.x + 2 * kApron) * (p.block.y + 2 * kRadius);
     kernels[p.memory_only][rows_aligned(p, 16)]<<<grid_for(p, kPixelsPerThread), p.block, shared, stream>>>(p);

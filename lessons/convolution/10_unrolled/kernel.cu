@@ -41,18 +41,22 @@ constexpr int kColumns = 4 + 2 * kRadius;   // the 8 columns under one word's fo
 template <bool kMemoryOnly, bool kAligned>
 __global__ void unrolled(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t shared[];
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;
+    // Bytes from one tile row to the next, and 32-bit words from one staging
+    // row to the next: padded so that the rows a warp reads at once fall on
+    // different banks (conflict_free_stride, in tracks/convolution.h).
+    const int block_width = static_cast<int>(blockDim.x);
+    const int tile_pitch = 4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
+    const int staging_pitch = convolution::conflict_free_stride(kWordsPerThread * block_width, block_width);
     const int tile_height = blockDim.y + 2 * kRadius;
     std::uint8_t* tile = shared;
-    // The results, blockDim.y rows of 16*blockDim.x bytes, after the tile.
-    auto* staging = reinterpret_cast<std::uint32_t*>(shared + tile_width * tile_height);
-    const int words_per_row = kWordsPerThread * blockDim.x;
+    // The results, blockDim.y rows of 4*blockDim.x words, after the tile.
+    auto* staging = reinterpret_cast<std::uint32_t*>(shared + tile_pitch * tile_height);
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;
 
     for (int r = threadIdx.y; r < tile_height; r += blockDim.y) {
         const std::uint8_t* row = device::clamped_row(p.in, y0 - kRadius + r, p.height, p.pitch);
-        auto* tile_row = reinterpret_cast<uint4*>(tile + r * tile_width);
+        auto* tile_row = reinterpret_cast<uint4*>(tile + r * tile_pitch);
         tile_row[1 + threadIdx.x] = device::load_word<kAligned, uint4>(row, x0 + 16 * threadIdx.x, p.pitch);
         for (int side = threadIdx.x; side < 2; side += blockDim.x) {
             const int word = side == 0 ? 0 : blockDim.x + 1;
@@ -68,8 +72,8 @@ __global__ void unrolled(const convolution::Params p) {
     for (int j = 0; j < kWordsPerThread; ++j) {
         const int w = threadIdx.x + j * blockDim.x;   // this word: pixels x0 + 4w .. x0 + 4w + 3
         // Image pixel x0 + 4w - 2 is tile column 4w + 14.
-        const std::uint8_t* window = &tile[threadIdx.y * tile_width + 4 * w + kApron - kRadius];
-        const std::uint32_t centre = *reinterpret_cast<const std::uint32_t*>(&window[kRadius * tile_width + kRadius]);
+        const std::uint8_t* window = &tile[threadIdx.y * tile_pitch + 4 * w + kApron - kRadius];
+        const std::uint32_t centre = *reinterpret_cast<const std::uint32_t*>(&window[kRadius * tile_pitch + kRadius]);
         std::uint32_t word = centre;
         // TODO(step 10): the word's sums on whole words: per filter row dy, the three
         // tile words left (pixels x-4 .. x-1), middle (x .. x+3), right (x+4 ..
@@ -83,7 +87,7 @@ __global__ void unrolled(const convolution::Params p) {
             int sum[4] = {};
             for (int dy = 0; dy < kFilterSize; ++dy) {
                 for (int c = 0; c < kColumns; ++c) {
-                    const int pixel = window[dy * tile_width + c];   // the warp reads 32 consecutive words
+                    const int pixel = window[dy * tile_pitch + c];   // the warp reads 32 consecutive words
                     for (int k = 0; k < 4; ++k)
                         if (c - k >= 0 && c - k < kFilterSize) sum[k] += p.filter.weights[dy * kFilterSize + c - k] * pixel;
                 }
@@ -94,13 +98,13 @@ __global__ void unrolled(const convolution::Params p) {
                     if (!device::is_interior(x0 + 4 * w + k, y, p.width, p.height))
                         device::set_byte(word, k, device::byte_of(centre, k));
         }
-        staging[threadIdx.y * words_per_row + w] = word;
+        staging[threadIdx.y * staging_pitch + w] = word;
     }
     __syncthreads();
 
     const int x = x0 + kPixelsPerThread * threadIdx.x;
     if (x >= p.width || y >= p.height) return;
-    const uint4 result = reinterpret_cast<const uint4*>(staging + threadIdx.y * words_per_row)[threadIdx.x];
+    const uint4 result = reinterpret_cast<const uint4*>(staging + threadIdx.y * staging_pitch)[threadIdx.x];
     device::store_word<kAligned>(p.out + static_cast<std::size_t>(y) * p.pitch, x, p.width, result);
 }
 
@@ -113,8 +117,11 @@ void convolution::step10_unrolled(const Params& p, cudaStream_t stream) {
     using Kernel = void (*)(Params);
     const Kernel kernels[2][2] = {{unrolled<false, false>, unrolled<false, true>},
                                   {unrolled<true, false>, unrolled<true, true>}};
-    const std::size_t tile = static_cast<std::size_t>(kPixelsPerThread * p.block.x + 2 * kApron) * (p.block.y + 2 * kRadius);
-    const std::size_t staging = static_cast<std::size_t>(kPixelsPerThread) * p.block.x * p.block.y;
+    const int block_width = static_cast<int>(p.block.x);
+    const int tile_words = conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
+    const int staging_words = conflict_free_stride(kWordsPerThread * block_width, block_width);
+    const std::size_t tile = 4 * static_cast<std::size_t>(tile_words) * (p.block.y + 2 * kRadius);
+    const std::size_t staging = 4 * static_cast<std::size_t>(staging_words) * p.block.y;
     kernels[p.memory_only][rows_aligned(p, 16)]<<<grid_for(p, kPixelsPerThread), p.block, tile + staging, stream>>>(p);
     CUDA_CHECK_LAUNCH();
 }

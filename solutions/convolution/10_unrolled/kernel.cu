@@ -73,17 +73,21 @@ __device__ __forceinline__ std::uint32_t finish(int sum, int shift, float scale)
 template <bool kMemoryOnly, bool kAligned, bool kShift>
 __global__ void unrolled(const convolution::Params p, const Arithmetic a) {
     extern __shared__ __align__(16) std::uint8_t shared[];
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;
+    // Bytes from one tile row to the next, and 32-bit words from one staging
+    // row to the next: padded so that the rows a warp reads at once fall on
+    // different banks (conflict_free_stride, in tracks/convolution.h).
+    const int block_width = static_cast<int>(blockDim.x);
+    const int tile_pitch = 4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
+    const int staging_pitch = convolution::conflict_free_stride(kWordsPerThread * block_width, block_width);
     const int tile_height = blockDim.y + 2 * kRadius;
     std::uint8_t* tile = shared;
-    auto* staging = reinterpret_cast<std::uint32_t*>(shared + tile_width * tile_height);
-    const int words_per_row = kWordsPerThread * blockDim.x;
+    auto* staging = reinterpret_cast<std::uint32_t*>(shared + tile_pitch * tile_height);
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;
 
     for (int r = threadIdx.y; r < tile_height; r += blockDim.y) {
         const std::uint8_t* row = device::clamped_row(p.in, y0 - kRadius + r, p.height, p.pitch);
-        auto* tile_row = reinterpret_cast<uint4*>(tile + r * tile_width);
+        auto* tile_row = reinterpret_cast<uint4*>(tile + r * tile_pitch);
         tile_row[1 + threadIdx.x] = device::load_word<kAligned, uint4>(row, x0 + 16 * threadIdx.x, p.pitch);
         for (int side = threadIdx.x; side < 2; side += blockDim.x) {
             const int word = side == 0 ? 0 : blockDim.x + 1;
@@ -98,7 +102,7 @@ __global__ void unrolled(const convolution::Params p, const Arithmetic a) {
                                       y0 + static_cast<int>(blockDim.y) <= p.height - kRadius;
     // The tile as 32-bit words: tile word i holds image pixels x0 - 16 + 4i .. + 3.
     const auto* tile_words = reinterpret_cast<const std::uint32_t*>(tile);
-    const int words_per_tile_row = tile_width / 4;
+    const int words_per_tile_row = tile_pitch / 4;
 #pragma unroll
     for (int j = 0; j < kWordsPerThread; ++j) {
         const int w = threadIdx.x + j * blockDim.x;   // this word: pixels x0 + 4w .. x0 + 4w + 3
@@ -126,13 +130,13 @@ __global__ void unrolled(const convolution::Params p, const Arithmetic a) {
                         device::set_byte(word, k, device::byte_of(centre, k));
             }
         }
-        staging[threadIdx.y * words_per_row + w] = word;
+        staging[threadIdx.y * staging_pitch + w] = word;
     }
     __syncthreads();
 
     const int x = x0 + kPixelsPerThread * threadIdx.x;
     if (x >= p.width || y >= p.height) return;
-    const uint4 result = reinterpret_cast<const uint4*>(staging + threadIdx.y * words_per_row)[threadIdx.x];
+    const uint4 result = reinterpret_cast<const uint4*>(staging + threadIdx.y * staging_pitch)[threadIdx.x];
     device::store_word<kAligned>(p.out + static_cast<std::size_t>(y) * p.pitch, x, p.width, result);
 }
 
@@ -147,8 +151,11 @@ void convolution::step10_unrolled(const Params& p, cudaStream_t stream) {
         {{unrolled<true, false, false>, unrolled<true, false, true>},
          {unrolled<true, true, false>, unrolled<true, true, true>}},
     };
-    const std::size_t tile = static_cast<std::size_t>(kPixelsPerThread * p.block.x + 2 * kApron) * (p.block.y + 2 * kRadius);
-    const std::size_t staging = static_cast<std::size_t>(kPixelsPerThread) * p.block.x * p.block.y;
+    const int block_width = static_cast<int>(p.block.x);
+    const int tile_words = conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
+    const int staging_words = conflict_free_stride(kWordsPerThread * block_width, block_width);
+    const std::size_t tile = 4 * static_cast<std::size_t>(tile_words) * (p.block.y + 2 * kRadius);
+    const std::size_t staging = 4 * static_cast<std::size_t>(staging_words) * p.block.y;
     const Kernel kernel = kernels[p.memory_only][rows_aligned(p, 16)][arithmetic.shift >= 0];
     kernel<<<grid_for(p, kPixelsPerThread), p.block, tile + staging, stream>>>(p, arithmetic);
     CUDA_CHECK_LAUNCH();
