@@ -125,6 +125,11 @@ TEST_CASE("notes are printed under the table and kept in the JSON") {
     CHECK(course::format_json(example()).find("\"notes\": []") != std::string::npos);
 }
 
+TEST_CASE("step labels have two digits") {
+    CHECK(course::step_label(1) == "01");
+    CHECK(course::step_label(10) == "10");
+}
+
 TEST_CASE("times are shown with enough decimals at every scale") {
     CHECK(course::format_milliseconds(148.04) == "148.0");
     CHECK(course::format_milliseconds(2.5) == "2.500");

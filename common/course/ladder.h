@@ -68,6 +68,8 @@ std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row);
 std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row);
 
 // --- Output ----------------------------------------------------------------
+// A step's label in the table: "01", "02", ..., "10".
+std::string step_label(int number);
 // A time as the table shows it: enough decimals that a 0.004 ms kernel and a
 // 148 ms one both read well ("148.0", "2.500", "0.0040").
 std::string format_milliseconds(double ms);

@@ -71,6 +71,8 @@ const Rung* library_rung(const Ladder& ladder) {
 
 }  // namespace
 
+std::string step_label(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
+
 std::string format_milliseconds(double ms) {
     if (ms >= 100) return fixed(ms, 1);
     if (ms >= 1) return fixed(ms, 3);

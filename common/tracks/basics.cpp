@@ -69,8 +69,6 @@ private:
     std::vector<float> expected_;
 };
 
-std::string two_digits(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
-
 }  // namespace
 
 std::size_t size_from(const course::Options& options) {
@@ -93,7 +91,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     Problem problem(n, run.options.seed);
     for (const Step& step : steps) {
         course::Rung rung;
-        rung.label = two_digits(step.number);
+        rung.label = course::step_label(step.number);
         rung.title = step.title;
         rung.student = step.number == run.student_step;
         rung.work = problem.bytes_moved();

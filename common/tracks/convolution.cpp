@@ -32,8 +32,6 @@ constexpr std::size_t kGuardBytes = 512;
 
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-std::string two_digits(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
-
 // The filter applied on the CPU, pixel by pixel, with `finish` turning each
 // weighted sum into a pixel; the frame copied.
 template <typename Finish>
@@ -573,7 +571,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
         params.texture = texture.get();
 
         course::Rung rung;
-        rung.label = two_digits(step.number);
+        rung.label = course::step_label(step.number);
         rung.title = step.title;
         rung.student = step.number == run.student_step;
         rung.work = problem.bytes_moved();

@@ -68,15 +68,18 @@ Measured ladder_2048(const std::vector<Step>& steps) {
     return measured;
 }
 
-double speedup(const Measured& measured, std::size_t row) {
-    REQUIRE_MESSAGE(measured.ladder.all_ok(), "a step failed its check; see the table");
-    return course::speedup_vs_previous(measured.ladder, row).value();
-}
-
-double memory_only_speedup(const Measured& measured, std::size_t row) {
+double speedup(const Measured& measured, std::size_t row, Variant variant) {
     REQUIRE_MESSAGE(measured.ladder.all_ok(), "a step failed its check; see the table");
     REQUIRE(row > 0);
+    if (variant == Variant::full) return course::speedup_vs_previous(measured.ladder, row).value();
     return measured.memory_only.at(row - 1).value().median_ms / measured.memory_only.at(row).value().median_ms;
+}
+
+void check_speedup(const Step& previous, const Step& step, double minimum, Variant variant) {
+    const double measured = speedup(ladder_2048({previous, step}), 1, variant);
+    const char* what = variant == Variant::full ? "" : "'s memory-only variant";
+    CHECK_MESSAGE(measured >= minimum, "step ", course::step_label(step.number), what, " ran at ", measured,
+                  "x the speed of step ", course::step_label(previous.number), "'s; at least ", minimum, "x is expected");
 }
 
 }  // namespace convolution::testing

@@ -40,9 +40,17 @@ void check_reads_through_texture(const Step& step);
 // the last step marked as the student's. Prints the table.
 Measured ladder_2048(const std::vector<Step>& steps);
 
-// Time of row - 1 over time of row: of the full kernels, and of their
-// memory-only variants. The ladder must have passed its checks.
-double speedup(const Measured& measured, std::size_t row);
-double memory_only_speedup(const Measured& measured, std::size_t row);
+// Which times a speed requirement compares: the full kernels', or their
+// memory-only variants'.
+enum class Variant { full, memory_only };
+
+// Time of row - 1 over time of row, for `variant`. The ladder must have
+// passed its checks.
+double speedup(const Measured& measured, std::size_t row, Variant variant = Variant::full);
+
+// Runs `previous` and `step` at 2048x2048 in one ladder and checks that
+// `step` is at least `minimum` times as fast as `previous` (or, with
+// Variant::memory_only, its memory-only variant as fast as previous's).
+void check_speedup(const Step& previous, const Step& step, double minimum, Variant variant = Variant::full);
 
 }  // namespace convolution::testing
