@@ -16,11 +16,11 @@ const Step kPrevious{6, "step 06 (solution)", step06_global_shared};
 
 TEST_CASE("step 07 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
-TEST_CASE("step 07's memory traffic is at least 1.10x as fast as step 06's") {
+TEST_CASE("step 07's memory traffic is at least 1.05x as fast as step 06's") {
     if (!course::testing::timing_is_meaningful()) return;
     // The step changes only how the tile is loaded (aligned words instead of
     // shifted bytes), so the memory-only variants show it; the full kernels
     // differ by less than the computation they share.
-    constexpr double kMinimumMemoryOnlySpeedupOverStep06 = 1.10;
+    constexpr double kMinimumMemoryOnlySpeedupOverStep06 = 1.05;
     testing::check_speedup(kPrevious, kStep, kMinimumMemoryOnlySpeedupOverStep06, testing::Variant::memory_only);
 }
