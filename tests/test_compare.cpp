@@ -105,3 +105,22 @@ TEST_CASE("checks of two parts merge, keeping the first failure") {
     CHECK(merged.first_bad == 3);
     CHECK(course::failed_check("kernel crashed").summary() == "kernel crashed");
 }
+
+TEST_CASE("pitched images are compared pixel by pixel, padding ignored, the first mismatch named by (x, y)") {
+    // A 3 x 2 image with rows 5 elements apart; the padding holds junk.
+    const std::vector<std::uint8_t> want = {1, 2, 3, 4, 5, 6};
+    std::vector<std::uint8_t> got = {1, 2, 3, 99, 99, 4, 5, 6, 98, 97};
+    SUBCASE("the image matches: the padding does not count") {
+        const auto result = course::compare_exact_2d(got.data(), 5, want.data(), 3, 2);
+        CHECK(result.ok);
+        CHECK(result.checked == 6);
+    }
+    SUBCASE("a wrong pixel in the second row") {
+        got[6] = 7;   // (x 1, y 1)
+        const auto result = course::compare_exact_2d(got.data(), 5, want.data(), 3, 2);
+        CHECK_FALSE(result.ok);
+        CHECK(result.mismatches == 1);
+        CHECK(result.first_bad == 4);   // its index in the packed reference
+        CHECK(result.summary() == "1 of 6 wrong; first at [4]: pixel (1, 1): got 7, want 5");
+    }
+}

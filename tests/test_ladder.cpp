@@ -114,6 +114,12 @@ TEST_CASE("JSON: the rows and their derived numbers") {
     CHECK(json.find("\"speedup_vs_previous\": 2.0000") != std::string::npos);
 }
 
+TEST_CASE("times are shown with enough decimals at every scale") {
+    CHECK(course::format_milliseconds(148.04) == "148.0");
+    CHECK(course::format_milliseconds(2.5) == "2.500");
+    CHECK(course::format_milliseconds(0.00401) == "0.0040");
+}
+
 TEST_CASE("the output format is chosen by --format") {
     const auto report = example();
     CHECK(course::format_report(report, course::Format::csv) == course::format_csv(report));

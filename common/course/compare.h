@@ -85,6 +85,23 @@ CheckResult compare_exact(const Got* got, const Want* want, std::size_t count) {
     return result;
 }
 
+// Exact comparison of a width x height image whose rows lie `got_pitch`
+// elements apart (a pitched GPU image, copied back as it is) with a tightly
+// packed reference. Only the image's own elements are compared, never the
+// padding at the end of each row. The first mismatch is named by its (x, y).
+template <typename Got, typename Want>
+CheckResult compare_exact_2d(const Got* got, std::size_t got_pitch, const Want* want, std::size_t width,
+                             std::size_t height) {
+    CheckResult result;
+    for (std::size_t y = 0; y < height; ++y)
+        result.merge(compare_exact(got + y * got_pitch, want + y * width, width), y * width);
+    if (!result.ok && width > 0) {
+        const std::size_t x = result.first_bad % width, y = result.first_bad / width;
+        result.first_detail = "pixel (" + std::to_string(x) + ", " + std::to_string(y) + "): " + result.first_detail;
+    }
+    return result;
+}
+
 // True if `got` passes against `want` under `tol` (NaN/Inf never pass).
 inline bool within_tolerance(double got, double want, Tolerance tol) {
     if (!std::isfinite(got) || !std::isfinite(want)) return false;

@@ -43,7 +43,9 @@ struct Ladder {
     std::string library_name;  // "copy", "CUB", "cuBLAS": heads the "% of ..." column
     std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
     std::vector<Rung> rungs;
-    std::vector<std::string> notes;          // lines printed under the table
+    // Lines printed under the table (and kept in the JSON): what a reader needs
+    // to read it right, e.g. "no NPP rung: this build has no NPP".
+    std::vector<std::string> notes;
     double ceiling = 0;        // a measured ceiling in the ladder's unit (0: none measured)
 
     bool all_ok() const;
@@ -67,11 +69,13 @@ std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row);
 std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row);
 
 // --- Output ----------------------------------------------------------------
-// "01" .. "99": a step's label in the ladder.
+// A step's label in the table: "01", "02", ..., "10".
 std::string step_label(int number);
 // `value` with `decimals` digits after the point.
 std::string format_fixed(double value, int decimals);
-
+// A time as the table shows it: enough decimals that a 0.004 ms kernel and a
+// 148 ms one both read well ("148.0", "2.500", "0.0040").
+std::string format_milliseconds(double ms);
 std::string format_table(const Report& report);
 std::string format_csv(const Report& report);
 std::string format_json(const Report& report);

@@ -15,13 +15,6 @@ std::string fixed(double value, int decimals) { return format_fixed(value, decim
 std::string ratio(const std::optional<double>& value) { return value ? fixed(*value, 2) + "x" : "-"; }
 std::string percent(const std::optional<double>& value) { return value ? fixed(100.0 * *value, 1) + "%" : "-"; }
 
-// Enough decimals that a 0.004 ms kernel and a 148 ms one both read well.
-std::string milliseconds(double ms) {
-    if (ms >= 100) return fixed(ms, 1);
-    if (ms >= 1) return fixed(ms, 3);
-    return fixed(ms, 4);
-}
-
 std::string pad_left(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
@@ -80,6 +73,12 @@ std::string format_fixed(double value, int decimals) {
     char text[64];
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
+}
+
+std::string format_milliseconds(double ms) {
+    if (ms >= 100) return fixed(ms, 1);
+    if (ms >= 1) return fixed(ms, 3);
+    return fixed(ms, 4);
 }
 
 bool Ladder::all_ok() const {
@@ -141,7 +140,7 @@ std::string format_table(const Report& report) {
         for (std::size_t i = 0; i < ladder.rungs.size(); ++i) {
             const Rung& rung = ladder.rungs[i];
             std::vector<std::string> row = {rung.student ? "you >" : "", rung.label, rung.title,
-                                            milliseconds(rung.time.median_ms), fixed(100 * rung.time.spread(), 1) + "%",
+                                            format_milliseconds(rung.time.median_ms), fixed(100 * rung.time.spread(), 1) + "%",
                                             rung.check.ok ? fixed(throughput(rung), 1) : "-"};
             if (ladder.peak > 0) row.push_back(percent(percent_of_peak(ladder, rung)));
             row.push_back(ratio(speedup_vs_previous(ladder, i)));

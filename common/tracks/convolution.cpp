@@ -1,0 +1,663 @@
+#include "tracks/convolution.h"
+
+#include "course/check.h"
+#include "course/options.h"
+#include "course/random.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#ifdef COURSE_HAVE_NPP
+#include <nppi_filtering_functions.h>
+#endif
+
+namespace convolution {
+
+namespace {
+
+// Images are limited so that every offset a kernel computes fits an int
+// (y * pitch + x < 2^31) and every grid fits the launch limits.
+constexpr int kMaxSide = 32768;
+constexpr int kMaxPitchPad = 4096;
+constexpr int kMaxBlockSide = 64;
+constexpr int kMaxBlockThreads = 1024;
+
+// Spare bytes around a DeviceImage, and the alignment of its first pixel
+// (the texture alignment of current GPUs is 512 bytes).
+constexpr std::size_t kImageAlignment = 512;
+constexpr std::size_t kGuardBytes = 512;
+
+std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// The filter applied on the CPU, pixel by pixel, with `finish` turning each
+// weighted sum into a pixel; the frame copied.
+template <typename Finish>
+std::vector<std::uint8_t> filter_on_cpu(const std::vector<std::uint8_t>& in, int width, int height,
+                                        const int* weights, Finish finish) {
+    std::vector<std::uint8_t> out = in;
+    for (int y = kRadius; y < height - kRadius; ++y) {
+        for (int x = kRadius; x < width - kRadius; ++x) {
+            int sum = 0;
+            for (int dy = -kRadius; dy <= kRadius; ++dy) {
+                const std::uint8_t* row = &in[static_cast<std::size_t>(y + dy) * width];
+                for (int dx = -kRadius; dx <= kRadius; ++dx)
+                    sum += weights[(dy + kRadius) * kFilterSize + dx + kRadius] * row[x + dx];
+            }
+            out[static_cast<std::size_t>(y) * width + x] = finish(sum);
+        }
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> grey_pixels(const course::Image& image) {
+    if (image.channels != 1) throw course::Error("convolution: the image must have 1 channel (grey)");
+    if (image.width <= 0 || image.height <= 0) throw course::Error("convolution: the image is empty");
+    return image.pixels;
+}
+
+int checked_pitch(int width, int pitch) {
+    const int chosen = pitch == 0 ? default_pitch(width) : pitch;
+    if (chosen < width)
+        throw course::Error("convolution: a pitch of " + std::to_string(chosen) + " bytes is narrower than the image (" +
+                            std::to_string(width) + " pixels)");
+    return chosen;
+}
+
+// The device's texture alignment rules, asked once.
+struct TextureAlignment {
+    int pitch = 32;
+    int base = 512;
+};
+TextureAlignment texture_alignment() {
+    int device = 0;
+    TextureAlignment alignment;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.pitch, cudaDevAttrTexturePitchAlignment, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.base, cudaDevAttrTextureAlignment, device));
+    return alignment;
+}
+
+bool aligned_to(const void* pointer, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0; }
+
+}  // namespace
+
+// --- Helpers ------------------------------------------------------------------------
+
+dim3 grid_for(const Params& params, int pixels_per_thread) {
+    const long long columns = static_cast<long long>(params.block.x) * pixels_per_thread;
+    const long long blocks_x = (params.width + columns - 1) / columns;
+    const long long blocks_y = (params.height + params.block.y - 1) / params.block.y;
+    if (blocks_y > 65535) throw course::Error("convolution: the image is too tall for a grid of blocks " +
+                                              std::to_string(params.block.y) + " rows high");
+    return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
+}
+
+bool rows_aligned(const Params& params, int bytes) {
+    return aligned_to(params.in, static_cast<std::size_t>(bytes)) &&
+           aligned_to(params.out, static_cast<std::size_t>(bytes)) && params.pitch % bytes == 0;
+}
+
+int scale_shift(float scale) {
+    for (int k = 0; k <= 24; ++k)
+        if (scale == std::ldexp(1.0f, -k)) return k;
+    return -1;
+}
+
+PackedFilter pack_for_dp4a(const Filter& filter) {
+    PackedFilter packed{};
+    for (int r = 0; r < kFilterSize; ++r) {
+        for (int k = 0; k < 4; ++k) {
+            // The window of output pixel x+k is bytes x+k-2 .. x+k+2; in the
+            // 12 bytes A|B|C (A starts at x-4), tap t is byte k + 2 + t. The
+            // pair of words output k uses starts at A for k = 0, 1 and at B
+            // for k = 2, 3.
+            const int first = k < 2 ? 0 : 4;
+            for (int t = 0; t < kFilterSize; ++t) {
+                const int weight = filter.weights[r * kFilterSize + t];
+                if (weight < -128 || weight > 127)
+                    throw course::Error("pack_for_dp4a: weight " + std::to_string(weight) +
+                                        " does not fit a signed byte");
+                const int byte = k + 2 + t - first;            // 0..7 within the pair
+                const int word = 2 * k + byte / 4;
+                packed.words[r][word] = static_cast<int>(static_cast<unsigned>(packed.words[r][word]) |
+                                                         (static_cast<unsigned>(weight) & 0xffu) << (8 * (byte % 4)));
+            }
+        }
+    }
+    return packed;
+}
+
+int default_pitch(int width) { return static_cast<int>(round_up(static_cast<std::size_t>(width), 128)); }
+
+// --- CPU reference and test pictures ---------------------------------------------
+
+std::vector<std::uint8_t> reference(const course::Image& image, const Filter& filter) {
+    return filter_on_cpu(grey_pixels(image), image.width, image.height, filter.weights,
+                         [&](int sum) { return scale_and_clamp(sum, filter.scale); });
+}
+
+course::Image test_image(int width, int height, std::uint64_t seed) {
+    course::Image image = course::synthetic_image(width, height, 1, seed);
+    course::Rng rng(seed ^ 0x5eed);
+    for (auto& pixel : image.pixels) {
+        const auto roll = rng.integer(0, 99);
+        if (roll == 0) pixel = 0;
+        if (roll == 1) pixel = 255;
+    }
+    return image;
+}
+
+// --- Images on the GPU ------------------------------------------------------------------
+
+DeviceImage::DeviceImage(int width, int height, int pitch)
+    : width_(width), height_(height), pitch_(pitch),
+      storage_(static_cast<std::size_t>(pitch) * height + 2 * kGuardBytes + kImageAlignment) {
+    const auto base = reinterpret_cast<std::uintptr_t>(storage_.data());
+    offset_ = round_up(base + kGuardBytes, kImageAlignment) - base;
+}
+
+void DeviceImage::upload(const std::vector<std::uint8_t>& pixels) {
+    if (pixels.size() != static_cast<std::size_t>(width_) * height_)
+        throw course::Error("DeviceImage::upload: size mismatch");
+    CUDA_CHECK(cudaMemcpy2D(data(), static_cast<std::size_t>(pitch_), pixels.data(), static_cast<std::size_t>(width_),
+                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
+                            cudaMemcpyHostToDevice));
+    // A copy from pageable memory may return before its DMA is done, and the
+    // harness's stream does not wait for the default stream: wait here.
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void DeviceImage::fill(std::uint8_t pattern, cudaStream_t stream) { storage_.fill_bytes(pattern, stream); }
+
+std::vector<std::uint8_t> DeviceImage::download() const {
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width_) * height_);
+    CUDA_CHECK(cudaMemcpy2D(pixels.data(), static_cast<std::size_t>(width_), data(), static_cast<std::size_t>(pitch_),
+                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
+                            cudaMemcpyDeviceToHost));
+    return pixels;
+}
+
+// --- The problem -----------------------------------------------------------------------
+
+Problem::Problem(const course::Image& image, int pitch, const Filter& filter)
+    : input_(grey_pixels(image)),
+      expected_(reference(image, filter)),
+      in_(image.width, image.height, checked_pitch(image.width, pitch)),
+      out_(image.width, image.height, checked_pitch(image.width, pitch)) {
+    // The padding and spare bytes of the input hold a fixed pattern: a
+    // kernel may read them (whole words near the right edge), never use them.
+    in_.fill(0x5a, nullptr);
+    in_.upload(input_);
+}
+
+Params Problem::params() const {
+    Params params;
+    params.in = in_.data();
+    params.out = const_cast<std::uint8_t*>(out_.data());
+    params.width = width();
+    params.height = height();
+    params.pitch = pitch();
+    return params;
+}
+
+course::TextureObject Problem::texture(const cudaTextureDesc& desc) {
+    static const TextureAlignment alignment = texture_alignment();
+    const DeviceImage* source = &in_;
+    if (pitch() % alignment.pitch != 0 || !aligned_to(in_.data(), static_cast<std::size_t>(alignment.base))) {
+        if (static_cast<std::size_t>(alignment.base) > kImageAlignment)
+            throw course::Error("convolution: this GPU aligns textures to " + std::to_string(alignment.base) +
+                                " bytes, more than the track's images (" + std::to_string(kImageAlignment) + ")");
+        if (!texture_copy_) {
+            texture_copy_.emplace(width(), height(),
+                                  static_cast<int>(round_up(static_cast<std::size_t>(width()), alignment.pitch)));
+            texture_copy_->upload(input_);
+        }
+        source = &*texture_copy_;
+    }
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypePitch2D;
+    resource.res.pitch2D.devPtr = const_cast<std::uint8_t*>(source->data());
+    resource.res.pitch2D.desc = cudaCreateChannelDesc<unsigned char>();
+    resource.res.pitch2D.width = static_cast<std::size_t>(width());
+    resource.res.pitch2D.height = static_cast<std::size_t>(height());
+    resource.res.pitch2D.pitchInBytes = static_cast<std::size_t>(source->pitch());
+    return course::TextureObject(resource, desc);
+}
+
+course::KernelRun Problem::run(Launcher launch, const Params& params) {
+    return course::KernelRun{
+        [launch, params](cudaStream_t stream) { launch(params, stream); },
+        [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
+        [this]() { return check(); },
+    };
+}
+
+void Problem::poison(std::uint8_t pattern, cudaStream_t stream) {
+    out_.fill(pattern, stream);
+    last_poison_ = pattern;
+}
+
+void Problem::copy_frame(cudaStream_t stream) {
+    const int w = width(), h = height();
+    const std::size_t p = static_cast<std::size_t>(pitch());
+    auto copy = [&](int x, int y, int columns, int rows) {
+        if (columns <= 0 || rows <= 0) return;
+        const std::size_t at = static_cast<std::size_t>(y) * p + static_cast<std::size_t>(x);
+        CUDA_CHECK(cudaMemcpy2DAsync(out_.data() + at, p, in_.data() + at, p, static_cast<std::size_t>(columns),
+                                     static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream));
+    };
+    // Rows [0, top) and [bottom, h) whole; in between, columns [0, left) and [right, w).
+    const int top = std::min(kRadius, h), bottom = std::max(top, h - kRadius);
+    const int left = std::min(kRadius, w), right = std::max(left, w - kRadius);
+    copy(0, 0, w, top);
+    copy(0, bottom, w, h - bottom);
+    copy(0, top, left, bottom - top);
+    copy(right, top, w - right, bottom - top);
+}
+
+course::CheckResult Problem::check(const std::vector<std::uint8_t>& expected) const {
+    const std::vector<std::uint8_t> all = out_.download_all();
+    const std::size_t start = out_.offset(), p = static_cast<std::size_t>(pitch());
+    const std::size_t w = static_cast<std::size_t>(width()), h = static_cast<std::size_t>(height());
+    course::CheckResult result = course::compare_exact_2d(all.data() + start, p, expected.data(), w, h);
+    if (!result.ok) return result;
+
+    // Every byte that is not a pixel must still hold the poison: a kernel
+    // that stores a whole word across the end of a row, or past the last
+    // row, is caught here even when the pixels came out right.
+    std::size_t changed = 0;
+    std::string first;
+    auto look = [&](std::size_t i) {
+        if (all[i] == last_poison_) return;
+        if (changed++ > 0) return;
+        char where[160];
+        if (i < start)
+            std::snprintf(where, sizeof where, "%zu bytes before the first row", start - i);
+        else if (i >= start + p * h)
+            std::snprintf(where, sizeof where, "%zu bytes after the last row", i - (start + p * h) + 1);
+        else
+            std::snprintf(where, sizeof where, "byte %zu of row %zu (the row padding: the image is %zu wide)",
+                          (i - start) % p, (i - start) / p, w);
+        char value[64];
+        std::snprintf(value, sizeof value, ": 0x%02x where the poison 0x%02x was", all[i], last_poison_);
+        first = std::string(where) + value;
+    };
+    for (std::size_t i = 0; i < start; ++i) look(i);
+    for (std::size_t y = 0; y < h; ++y)
+        for (std::size_t i = start + y * p + w; i < start + (y + 1) * p; ++i) look(i);
+    for (std::size_t i = start + p * h; i < all.size(); ++i) look(i);
+    if (changed > 0)
+        return course::failed_check("every pixel is right, but " + std::to_string(changed) +
+                                    " bytes outside the image were written; the first is " + first);
+    return result;
+}
+
+course::Image Problem::output() const {
+    course::Image image;
+    image.width = width();
+    image.height = height();
+    image.channels = 1;
+    image.pixels = out_.download();
+    return image;
+}
+
+// --- Settings ------------------------------------------------------------------------------
+
+std::vector<course::OptionSpec> track_options() {
+    return {
+        {"block", "WxH", "threads per block (the talk tried 16x16, 16x8, 16x20 and 19x13)", "16x16"},
+        {"pitch-pad", "N",
+         "bytes added to every row's pitch (0: rows start on 128-byte boundaries; 4 or 1 misalign them, as in the "
+         "talk's unaligned-pitch experiment)",
+         "0"},
+    };
+}
+
+Settings settings_from(const course::Options& options) {
+    Settings settings;
+    if (!options.input_image.empty() && !options.size.empty())
+        throw course::UsageError("--size and --input: give one of them (the image's size is the file's)");
+    if (!options.size.empty()) {
+        const auto dims = course::parse_dims(options.size, 2, "--size");
+        if (dims[0] > static_cast<std::uint64_t>(kMaxSide) || dims[1] > static_cast<std::uint64_t>(kMaxSide))
+            throw course::UsageError("--size: \"" + options.size + "\" is too large; each side can be at most " +
+                                     std::to_string(kMaxSide));
+        settings.width = static_cast<int>(dims[0]);
+        settings.height = static_cast<int>(dims[1]);
+    }
+    settings.input = options.input_image;
+
+    const std::string& block = options.option("block");
+    const auto shape = course::parse_dims(block, 2, "--block");
+    if (shape[0] > static_cast<std::uint64_t>(kMaxBlockSide) || shape[1] > static_cast<std::uint64_t>(kMaxBlockSide) ||
+        shape[0] * shape[1] > static_cast<std::uint64_t>(kMaxBlockThreads))
+        throw course::UsageError("--block: \"" + block + "\" is not a shape the track runs: each side from 1 to " +
+                                 std::to_string(kMaxBlockSide) + ", at most " + std::to_string(kMaxBlockThreads) +
+                                 " threads (try 16x16, 16x8, 16x20 or 19x13)");
+    settings.block = dim3(static_cast<unsigned>(shape[0]), static_cast<unsigned>(shape[1]));
+
+    const std::string& pad = options.option("pitch-pad");
+    settings.pitch_pad = pad == "0" ? 0 : static_cast<int>(std::min<std::uint64_t>(
+                                                   course::parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
+    if (settings.pitch_pad > kMaxPitchPad)
+        throw course::UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
+
+    const std::string& output = options.output_image;
+    if (!output.empty()) {
+        const auto dot = output.find_last_of('.');
+        std::string ext = dot == std::string::npos ? "" : output.substr(dot + 1);
+        for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != "png" && ext != "pgm")
+            throw course::UsageError("--output: \"" + output + "\" should end in .png or .pgm");
+    }
+    return settings;
+}
+
+// --- References: the copy and NPP -------------------------------------------------------
+
+namespace {
+
+// cudaMemcpy2DAsync of the image, device to device: it reads and writes the
+// same bytes as a filter step must at least, so its time is the bandwidth
+// ceiling for this image, pitch and all.
+course::KernelRun copy_run(Problem& problem) {
+    return course::KernelRun{
+        [&problem](cudaStream_t stream) {
+            const std::size_t p = static_cast<std::size_t>(problem.pitch());
+            CUDA_CHECK(cudaMemcpy2DAsync(problem.out(), p, problem.in(), p, static_cast<std::size_t>(problem.width()),
+                                         static_cast<std::size_t>(problem.height()), cudaMemcpyDeviceToDevice,
+                                         stream));
+        },
+        [&problem](std::uint8_t pattern, cudaStream_t stream) { problem.poison(pattern, stream); },
+        [&problem]() { return problem.check(problem.input_pixels()); },
+    };
+}
+
+#ifdef COURSE_HAVE_NPP
+
+// NPP's general filter, nppiFilter_8u_C1R_Ctx, made to compute exactly the
+// track's filter:
+//  * NPP convolves: it applies the coefficient array in reverse order (its
+//    documentation: "Coefficients are expected to be stored in reverse
+//    order"), where the track correlates (weights as written). So it gets
+//    the weights reversed, and turns them back.
+//  * It divides the weighted sum by an integer, nDivisor, and stores the
+//    result saturated to 0..255. The track's scale is 1/64: the division by
+//    64 is exact in float too, and truncation and rounding down differ only
+//    for negative sums, which clamp to 0 either way.
+//  * It filters a region of interest: the interior, from (2, 2), width - 4 by
+//    height - 4, whose 5x5 neighbourhoods lie inside the image. The anchor
+//    (2, 2) is the kernel's centre. The 2-pixel frame is copied before each
+//    run (Problem::copy_frame, not timed).
+//  * The _Ctx form runs on the stream it is given (the harness's), with the
+//    stream context filled in from the device's properties; CUDA 13's NPP
+//    has only the _Ctx forms.
+class NppRung {
+public:
+    NppRung(Problem& problem, const Filter& filter, int divisor, cudaStream_t stream)
+        : problem_(problem), divisor_(divisor) {
+        std::vector<Npp32s> reversed(filter.weights, filter.weights + kTaps);
+        std::reverse(reversed.begin(), reversed.end());
+        kernel_.upload(reversed);
+
+        int device = 0;
+        cudaDeviceProp prop{};
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+        unsigned int flags = 0;
+        CUDA_CHECK(cudaStreamGetFlags(stream, &flags));
+        context_.hStream = stream;
+        context_.nCudaDeviceId = device;
+        context_.nMultiProcessorCount = prop.multiProcessorCount;
+        context_.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+        context_.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+        context_.nSharedMemPerBlock = prop.sharedMemPerBlock;
+        context_.nCudaDevAttrComputeCapabilityMajor = prop.major;
+        context_.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+        context_.nStreamFlags = flags;
+    }
+
+    course::KernelRun run() {
+        return course::KernelRun{
+            [this](cudaStream_t stream) { launch(stream); },
+            [this](std::uint8_t pattern, cudaStream_t stream) {
+                problem_.poison(pattern, stream);
+                problem_.copy_frame(stream);
+            },
+            [this]() { return problem_.check(); },
+        };
+    }
+
+private:
+    void launch(cudaStream_t stream) {
+        const int w = problem_.width(), h = problem_.height(), p = problem_.pitch();
+        if (w <= 2 * kRadius || h <= 2 * kRadius) return;   // no interior: the frame is everything
+        const std::size_t corner = static_cast<std::size_t>(kRadius) * p + kRadius;
+        NppiSize roi;
+        roi.width = w - 2 * kRadius;
+        roi.height = h - 2 * kRadius;
+        NppiSize size;
+        size.width = kFilterSize;
+        size.height = kFilterSize;
+        NppiPoint anchor;
+        anchor.x = kRadius;
+        anchor.y = kRadius;
+        context_.hStream = stream;
+        const NppStatus status = nppiFilter_8u_C1R_Ctx(problem_.in() + corner, p, problem_.out() + corner, p, roi,
+                                                       kernel_.data(), size, anchor, divisor_, context_);
+        if (status < 0)
+            throw course::Error("nppiFilter_8u_C1R_Ctx failed: NppStatus " + std::to_string(static_cast<int>(status)));
+    }
+
+    Problem& problem_;
+    course::DeviceBuffer<Npp32s> kernel_{kTaps};
+    Npp32s divisor_;
+    NppStreamContext context_{};
+};
+
+// When NPP's output disagrees with the reference: does it match the filter
+// applied the other way round, or a division that rounds to nearest? The
+// answer goes into the check's message, so the rung reports its mismatch
+// with what it means instead of hiding it.
+std::string diagnose_npp(const Problem& problem, const Filter& filter, int divisor) {
+    const std::vector<std::uint8_t>& in = problem.input_pixels();
+    Filter turned = filter;
+    std::reverse(turned.weights, turned.weights + kTaps);
+    auto truncate = [&](int sum) { return scale_and_clamp(sum, filter.scale); };
+    auto nearest = [&](int sum) {
+        const int q = static_cast<int>(std::lround(static_cast<double>(sum) / divisor));
+        return static_cast<std::uint8_t>(std::clamp(q, 0, 255));
+    };
+    struct Variant {
+        const char* what;
+        std::vector<std::uint8_t> pixels;
+    };
+    const int w = problem.width(), h = problem.height();
+    const Variant variants[] = {
+        {"the weights turned by a half (NPP did not reverse them: pass them unreversed)",
+         filter_on_cpu(in, w, h, turned.weights, truncate)},
+        {"the sum divided with rounding to nearest instead of truncation",
+         filter_on_cpu(in, w, h, filter.weights, nearest)},
+        {"both the weights turned by a half and rounding to nearest", filter_on_cpu(in, w, h, turned.weights, nearest)},
+    };
+    for (const Variant& variant : variants)
+        if (problem.check(variant.pixels).ok) return std::string("; NPP's output matches the filter with ") + variant.what;
+    return "; NPP's output matches none of the variants tried (weights turned, rounding to nearest)";
+}
+
+// The NPP rung's check, with the diagnosis when it fails.
+course::KernelRun diagnosed(course::KernelRun run, const Problem& problem, const Filter& filter, int divisor) {
+    run.check = [check = run.check, &problem, filter, divisor]() {
+        course::CheckResult result = check();
+        if (!result.ok && result.checked > 0) result.first_detail += diagnose_npp(problem, filter, divisor);
+        return result;
+    };
+    return run;
+}
+
+#endif  // COURSE_HAVE_NPP
+
+// NPP divides by an integer; it computes the track's rule exactly only when
+// the scale is 1/2^k (see scale_shift).
+int npp_divisor(const Filter& filter) {
+    const int shift = scale_shift(filter.scale);
+    return shift < 0 ? 0 : 1 << shift;
+}
+
+std::string describe_image(const Settings& settings, const Problem& problem) {
+    const std::string source = settings.input.empty() ? "synthetic image" : settings.input;
+    return "5x5 filter on " + std::to_string(problem.width()) + "x" + std::to_string(problem.height()) +
+           " 8-bit pixels (" + source + "), pitch " + std::to_string(problem.pitch()) + " B, block " +
+           std::to_string(settings.block.x) + "x" + std::to_string(settings.block.y) + "; " +
+           course::format_bytes(problem.bytes_moved()) + " moved per run (each pixel read once, written once)";
+}
+
+course::Image load_input(const Settings& settings, std::uint64_t seed) {
+    if (settings.input.empty()) return course::synthetic_image(settings.width, settings.height, 1, seed);
+    course::Image image = course::load_image(settings.input, 1);
+    if (image.width > kMaxSide || image.height > kMaxSide)
+        throw course::UsageError("--input: \"" + settings.input + "\" is " + std::to_string(image.width) + "x" +
+                                 std::to_string(image.height) + "; each side can be at most " +
+                                 std::to_string(kMaxSide));
+    return image;
+}
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+    return text;
+}
+
+}  // namespace
+
+bool have_npp() {
+#ifdef COURSE_HAVE_NPP
+    return true;
+#else
+    return false;
+#endif
+}
+
+// --- The ladder ---------------------------------------------------------------------------------
+
+Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& run, bool references) {
+    const Settings settings = settings_from(run.options);
+    const course::Image image = load_input(settings, run.options.seed);
+    const int pitch = default_pitch(image.width) + settings.pitch_pad;
+    // Input, output, a texture-aligned copy of the input, NPP's scratch.
+    course::require_device_memory(3 * (static_cast<std::size_t>(pitch) * image.height + 4096),
+                                  std::to_string(image.width) + "x" + std::to_string(image.height) + " image");
+    course::Harness& harness = run.harness;
+    const cudaStream_t stream = harness.stream.get();
+
+    Problem problem(image, pitch);
+    Measured measured;
+    course::Ladder& ladder = measured.ladder;
+    ladder.track = "convolution";
+    ladder.problem = describe_image(settings, problem);
+    ladder.unit = course::Unit::bandwidth;
+    ladder.peak = harness.device.peak_dram_gbps;
+    ladder.library_name = "NPP";
+    ladder.extra_columns = {"memory-only ms", "% of copy"};
+
+    for (const Step& step : steps) {
+        course::TextureObject texture;
+        if (step.texture != nullptr) texture = problem.texture(step.texture());
+        Params params = problem.params();
+        params.block = settings.block;
+        params.texture = texture.get();
+
+        course::Rung rung;
+        rung.label = course::step_label(step.number);
+        rung.title = step.title;
+        rung.student = step.number == run.student_step;
+        rung.work = problem.bytes_moved();
+        rung = course::measure(harness, rung, problem.run(step.launch, params));
+
+        if (&step == &steps.back() && !run.options.output_image.empty())
+            course::save_image(run.options.output_image, problem.output());
+
+        std::optional<course::TimingStats> memory_only;
+        if (rung.check.ok) {
+            params.memory_only = true;
+            memory_only = course::time_launches([&](cudaStream_t s) { step.launch(params, s); }, harness.timing,
+                                                &harness.flusher, stream);
+        }
+        rung.extra_values = {memory_only ? course::format_milliseconds(memory_only->median_ms) : "-", ""};
+        ladder.rungs.push_back(rung);
+        measured.memory_only.push_back(memory_only);
+    }
+    if (problem.texture_reads_a_copy())
+        ladder.notes.push_back("steps 02-05 read a copy of the input with a texture-aligned pitch: the texture unit "
+                               "cannot bind rows " + std::to_string(problem.pitch()) + " bytes apart");
+    if (steps.empty() || !references) return measured;
+
+    // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
+    {
+        course::Rung rung;
+        rung.label = "copy";
+        rung.title = "cudaMemcpy2D device to device, same image";
+        rung.work = problem.bytes_moved();
+        rung = course::measure(harness, rung, copy_run(problem));
+        rung.extra_values = {"-", ""};
+        ladder.rungs.push_back(rung);
+    }
+    const course::Rung copy = ladder.rungs.back();
+
+    const int divisor = npp_divisor(kFilter);
+#ifdef COURSE_HAVE_NPP
+    if (divisor > 0) {
+        NppRung npp(problem, kFilter, divisor, stream);
+        course::Rung rung;
+        rung.label = "ref";
+        rung.title = "NPP nppiFilter_8u_C1R_Ctx";
+        rung.library = true;
+        rung.work = problem.bytes_moved();
+        try {
+            rung = course::measure(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
+        } catch (const course::Error& error) {
+            // A failing library call is reported in its row; the ladder above
+            // it still prints.
+            rung.check = course::failed_check(error.what());
+        }
+        rung.extra_values = {"-", ""};
+        ladder.rungs.push_back(rung);
+        ladder.notes.push_back("ref: NPP filters the interior; the 2-pixel frame is copied before each run, untimed");
+    } else {
+        ladder.notes.push_back("no NPP rung: NPP divides by an integer, and this filter's scale is not 1/2^k");
+    }
+#else
+    (void)divisor;
+    ladder.notes.push_back("no NPP rung: this build did not find NPP (the CUDA toolkit's nppif and nppc libraries); "
+                           "install them and run meson setup --reconfigure to compare with nppiFilter_8u_C1R");
+#endif
+
+    for (course::Rung& rung : ladder.rungs)
+        if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
+            rung.extra_values[1] = percent(copy.time.median_ms / rung.time.median_ms);
+    ladder.notes.push_back("memory-only ms: the same kernel, the same loads and stores, the weighted sums left out");
+
+    // The issue's targets for the last step, where it is step 10.
+    const course::Rung& last = ladder.rungs[steps.size() - 1];
+    if (steps.back().number == 10 && last.check.ok && copy.check.ok) {
+        std::string line = "step 10 reaches " + percent(copy.time.median_ms / last.time.median_ms) +
+                           " of the copy's bandwidth (target: 50%)";
+        const auto npp = std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });
+        if (npp != ladder.rungs.end() && npp->check.ok) {
+            char ratio[32];
+            std::snprintf(ratio, sizeof ratio, "%.2fx", npp->time.median_ms / last.time.median_ms);
+            line += " and runs at " + std::string(ratio) + " the speed of NPP (target: 3x)";
+        }
+        ladder.notes.push_back(line);
+    }
+    return measured;
+}
+
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
+    return {measure_ladder(steps, run, true).ladder};
+}
+
+}  // namespace convolution
