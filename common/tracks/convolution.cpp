@@ -362,10 +362,11 @@ namespace {
 
 // The image copied device to device: it reads and writes the same bytes as a
 // filter step must at least, so its time is the bandwidth ceiling for this
-// image. Rows that follow each other with no padding are one block of memory,
-// copied with a plain cudaMemcpyAsync (on the H200 the 2-D form of the same
-// copy of an 8192x8192 image took 2.5 times as long); padded rows need the
-// 2-D form, which leaves the padding alone.
+// image, and it should be the fastest copy there is. Rows that follow each
+// other with no padding are one block of memory, copied with a plain
+// cudaMemcpyAsync (the 2-D form of the same copy was measured much slower on
+// the H200: see the track README); padded rows need the 2-D form, which
+// leaves the padding alone.
 course::KernelRun copy_run(Problem& problem) {
     return course::KernelRun{
         [&problem](cudaStream_t stream) {
