@@ -55,8 +55,6 @@ std::string describe_flops(double flops) {
     return text;
 }
 
-std::string two_digits(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
-
 // One cuBLAS handle per program, created on first use. Its destructor runs at
 // exit before the CUDA runtime's own clean-up (it was registered after the
 // runtime started), so compute-sanitizer's leak check sees nothing left.
@@ -291,20 +289,12 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     ladder.extra_columns = {"regs", "smem/block"};
 
     for (const Step& step : steps) {
-        course::Rung rung;
-        rung.label = two_digits(step.number);
-        rung.title = step.title;
-        rung.student = step.number == run.student_step;
-        rung.work = shape.flops();
+        course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
         rung.extra_values = resource_columns(step.attributes());
         ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));
     }
 
-    course::Rung rung;
-    rung.label = "ref";
-    rung.title = "cuBLAS SGEMM, FP32 (pedantic: no tensor cores)";
-    rung.library = true;
-    rung.work = shape.flops();
+    course::Rung rung = course::reference_rung("cuBLAS SGEMM, FP32 (pedantic: no tensor cores)", shape.flops());
     rung.extra_values = {"-", "-"};
     ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(cublas_sgemm)));
     return {ladder};

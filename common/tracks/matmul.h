@@ -145,9 +145,6 @@ course::CheckResult compare_with_reference(const float* c, const Reference& refe
 // course::Error if the y count passes CUDA's limit of 65535.
 dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
 
-// True if `p` is 16-byte aligned, as a float4 access needs.
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 // Inputs on the GPU (uniform in [-1, 1], seeded) and the reference on the
 // host. `offset` shifts A, B and C by that many floats from their
 // allocations' starts, so that tests can hand a kernel pointers that are not

@@ -72,6 +72,16 @@ inline std::string describe(const cudaFuncAttributes& attributes) {
            " bytes of local memory per thread";
 }
 
+// The kernel keeps its per-thread arrays (partial sums, fragments) in
+// registers: no local memory, which is where arrays go that the compiler
+// cannot index at compile time, or that do not fit under the register cap.
+inline void check_registers_only(const cudaFuncAttributes& attributes) {
+    MESSAGE(describe(attributes));
+    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
+                  " bytes of local memory per thread: unroll the loops that index per-thread arrays "
+                  "(#pragma unroll), and mind the register cap that __launch_bounds__ sets");
+}
+
 struct Race {
     course::Ladder ladder;
     double speedup = 0;              // mine over previous (time ratio)
@@ -94,6 +104,12 @@ inline Race race(const Step& previous, const Step& mine, const std::string& size
     race.speedup = course::speedup_vs_previous(race.ladder, 1).value();
     race.fraction_of_cublas = course::fraction_of_library(race.ladder, 1).value();
     return race;
+}
+
+// The second step of a race is at least `minimum` times as fast as the first.
+inline void check_speedup(const Race& race, double minimum) {
+    CHECK_MESSAGE(race.speedup >= minimum, "step ", race.ladder.rungs.at(1).label, " ran at ", race.speedup,
+                  "x the speed of step ", race.ladder.rungs.at(0).label, "; at least ", minimum, "x is expected");
 }
 
 }  // namespace matmul::testing

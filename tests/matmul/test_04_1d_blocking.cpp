@@ -10,10 +10,7 @@ TEST_CASE("step 04 computes C = A * B at every grading shape") {
 TEST_CASE("step 04 keeps its partial sums in registers") {
     // An array indexed by a loop counter the compiler cannot unroll lands in
     // local memory (per-thread DRAM, cached), not in registers.
-    const cudaFuncAttributes attributes = matmul::step04_1d_blocking_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
-                  " bytes of local memory per thread: unroll the loops over the outputs (#pragma unroll)");
+    matmul::testing::check_registers_only(matmul::step04_1d_blocking_attributes());
 }
 
 TEST_CASE("step 04 is faster than step 03") {
@@ -25,6 +22,5 @@ TEST_CASE("step 04 is faster than step 03") {
     const auto race = matmul::testing::race(
         {3, "step 03 (solution)", matmul::step03_shared_tiles, matmul::step03_shared_tiles_attributes},
         {4, "step 04", matmul::step04_1d_blocking, matmul::step04_1d_blocking_attributes}, "2048");
-    CHECK_MESSAGE(race.speedup >= kMinimumSpeedupOverStep03, "step 04 ran at ", race.speedup,
-                  "x the speed of step 03; at least ", kMinimumSpeedupOverStep03, "x is expected");
+    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep03);
 }

@@ -8,11 +8,7 @@ TEST_CASE("step 05 computes C = A * B at every grading shape") {
 }
 
 TEST_CASE("step 05 keeps its 8 x 8 partial sums in registers") {
-    const cudaFuncAttributes attributes = matmul::step05_2d_blocking_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
-                  " bytes of local memory per thread: unroll the loops over the outputs, and mind the "
-                  "register limit that __launch_bounds__ sets");
+    matmul::testing::check_registers_only(matmul::step05_2d_blocking_attributes());
 }
 
 TEST_CASE("step 05 is faster than step 04") {
@@ -24,6 +20,5 @@ TEST_CASE("step 05 is faster than step 04") {
     const auto race = matmul::testing::race(
         {4, "step 04 (solution)", matmul::step04_1d_blocking, matmul::step04_1d_blocking_attributes},
         {5, "step 05", matmul::step05_2d_blocking, matmul::step05_2d_blocking_attributes}, "4096");
-    CHECK_MESSAGE(race.speedup >= kMinimumSpeedupOverStep04, "step 05 ran at ", race.speedup,
-                  "x the speed of step 04; at least ", kMinimumSpeedupOverStep04, "x is expected");
+    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep04);
 }

@@ -12,10 +12,7 @@ TEST_CASE("step 06 is right on matrices that do not start on a 16-byte boundary"
 }
 
 TEST_CASE("step 06 keeps its partial sums in registers") {
-    const cudaFuncAttributes attributes = matmul::step06_vector_loads_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
-                  " bytes of local memory per thread");
+    matmul::testing::check_registers_only(matmul::step06_vector_loads_attributes());
 }
 
 TEST_CASE("step 06 is faster than step 05") {
@@ -27,6 +24,5 @@ TEST_CASE("step 06 is faster than step 05") {
     const auto race = matmul::testing::race(
         {5, "step 05 (solution)", matmul::step05_2d_blocking, matmul::step05_2d_blocking_attributes},
         {6, "step 06", matmul::step06_vector_loads, matmul::step06_vector_loads_attributes}, "4096");
-    CHECK_MESSAGE(race.speedup >= kMinimumSpeedupOverStep05, "step 06 ran at ", race.speedup,
-                  "x the speed of step 05; at least ", kMinimumSpeedupOverStep05, "x is expected");
+    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep05);
 }

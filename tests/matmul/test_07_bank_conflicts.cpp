@@ -12,10 +12,7 @@ TEST_CASE("step 07 is right on matrices that do not start on a 16-byte boundary"
 }
 
 TEST_CASE("step 07 keeps its partial sums in registers") {
-    const cudaFuncAttributes attributes = matmul::step07_bank_conflicts_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
-                  " bytes of local memory per thread");
+    matmul::testing::check_registers_only(matmul::step07_bank_conflicts_attributes());
 }
 
 TEST_CASE("step 07 is faster than step 06") {
@@ -27,6 +24,5 @@ TEST_CASE("step 07 is faster than step 06") {
     const auto race = matmul::testing::race(
         {6, "step 06 (solution)", matmul::step06_vector_loads, matmul::step06_vector_loads_attributes},
         {7, "step 07", matmul::step07_bank_conflicts, matmul::step07_bank_conflicts_attributes}, "4096");
-    CHECK_MESSAGE(race.speedup >= kMinimumSpeedupOverStep06, "step 07 ran at ", race.speedup,
-                  "x the speed of step 06; at least ", kMinimumSpeedupOverStep06, "x is expected");
+    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep06);
 }

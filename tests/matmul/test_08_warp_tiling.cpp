@@ -12,10 +12,7 @@ TEST_CASE("step 08 is right on matrices that do not start on a 16-byte boundary"
 }
 
 TEST_CASE("step 08 keeps its partial sums and its prefetched tiles in registers") {
-    const cudaFuncAttributes attributes = matmul::step08_warp_tiling_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
-                  " bytes of local memory per thread");
+    matmul::testing::check_registers_only(matmul::step08_warp_tiling_attributes());
 }
 
 TEST_CASE("step 08 is faster than step 07 and close to cuBLAS") {
@@ -29,8 +26,7 @@ TEST_CASE("step 08 is faster than step 07 and close to cuBLAS") {
     const auto race = matmul::testing::race(
         {7, "step 07 (solution)", matmul::step07_bank_conflicts, matmul::step07_bank_conflicts_attributes},
         {8, "step 08", matmul::step08_warp_tiling, matmul::step08_warp_tiling_attributes}, "4096");
-    CHECK_MESSAGE(race.speedup >= kMinimumSpeedupOverStep07, "step 08 ran at ", race.speedup,
-                  "x the speed of step 07; at least ", kMinimumSpeedupOverStep07, "x is expected");
+    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep07);
     CHECK_MESSAGE(race.fraction_of_cublas >= kMinimumFractionOfCublas, "step 08 reached ",
                   100 * race.fraction_of_cublas, "% of cuBLAS; at least ", 100 * kMinimumFractionOfCublas,
                   "% is expected");

@@ -9,6 +9,7 @@
 // All matrices are row-major: A is M x K, so A[row][k] is A[row * K + k];
 // B is K x N, so B[k][col] is B[k * N + col]; C is M x N.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
@@ -43,8 +44,4 @@ void matmul::step01_naive(const float* A, const float* B, float* C, int M, int N
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step01_naive_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, naive_uncoalesced));
-    return attributes;
-}
+cudaFuncAttributes matmul::step01_naive_attributes() { return attributes_of(naive_uncoalesced); }

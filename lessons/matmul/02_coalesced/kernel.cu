@@ -7,6 +7,7 @@
 // explains why; `meson compile -C build matmul-02 && build/lessons/matmul/matmul-02`
 // runs your kernel beside the step 01 solution.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
@@ -42,8 +43,4 @@ void matmul::step02_coalesced(const float* A, const float* B, float* C, int M, i
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step02_coalesced_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, naive_coalesced));
-    return attributes;
-}
+cudaFuncAttributes matmul::step02_coalesced_attributes() { return attributes_of(naive_coalesced); }

@@ -6,6 +6,7 @@
 // TODO(step 03) markers are. README.md in this folder explains the step;
 // `meson compile -C build matmul-03 && build/lessons/matmul/matmul-03` runs it.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
@@ -17,9 +18,10 @@ namespace {
 constexpr int kBlockCols = 32;
 constexpr int kBlockRows = 8;
 
-// TODO(step 03): a helper for the tile loads, since tiles at the edges of A
-// and B hang over: X[row * cols + col] if row < rows and col < cols, else 0
-// (a zero adds nothing to a dot product).
+// TODO(step 03): tiles at the edges hang over A and B. The tile loads use
+// load_or_zero(X, row, col, rows, cols) from tracks/matmul_kernels.cuh:
+// X[row][col], or 0 outside X (a zero adds nothing to a dot product). Bring
+// it into this namespace: using matmul::load_or_zero;
 
 __global__ void __launch_bounds__(kBlockCols * kBlockRows)
     shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
@@ -56,8 +58,4 @@ void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step03_shared_tiles_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, shared_tiles));
-    return attributes;
-}
+cudaFuncAttributes matmul::step03_shared_tiles_attributes() { return attributes_of(shared_tiles); }

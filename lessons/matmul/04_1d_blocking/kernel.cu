@@ -7,10 +7,14 @@
 // in this folder explains the step; `meson compile -C build matmul-04 &&
 // build/lessons/matmul/matmul-04` runs it.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
 // TODO(step 04): the block tile becomes BM x BN = 64 x 64 outputs, in phases
 // of BK = 8 terms, with TM = 8 outputs per thread: kThreads = BM * BN / TM =
@@ -19,11 +23,6 @@ namespace {
 //     static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
 // and the same for B's tile (BK x BN).
 constexpr int kTile = 16;   // TILE_WIDTH in the seed's slides: 256 threads per block
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
 
 __global__ void __launch_bounds__(kTile * kTile)
     blocked_1d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
@@ -70,8 +69,4 @@ void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M,
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step04_1d_blocking_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, blocked_1d));
-    return attributes;
-}
+cudaFuncAttributes matmul::step04_1d_blocking_attributes() { return attributes_of(blocked_1d); }

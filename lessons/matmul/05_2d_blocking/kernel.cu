@@ -6,10 +6,14 @@
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-05 && build/lessons/matmul/matmul-05` runs it.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
 // TODO(step 05): BM = BN = 128, BK = 8, TM = TN = 8: kThreads = (BM / TM) *
 // (BN / TN) = 256 threads, each loading BM * BK / kThreads = 4 elements of
@@ -26,11 +30,6 @@ static_assert(BM % TM == 0, "a thread's TM outputs must fit in the block tile's 
 static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
 static_assert(kThreads == BK * BN, "each thread loads exactly one element of B's tile");
 static_assert(kThreads % 32 == 0 && BN % 32 == 0, "a warp must cover 32 columns of one row of threads");
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
 
 __global__ void __launch_bounds__(kThreads)
     blocked_2d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
@@ -86,8 +85,4 @@ void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M,
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step05_2d_blocking_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, blocked_2d));
-    return attributes;
-}
+cudaFuncAttributes matmul::step05_2d_blocking_attributes() { return attributes_of(blocked_2d); }

@@ -8,10 +8,14 @@
 // step; `meson compile -C build matmul-06 && build/lessons/matmul/matmul-06`
 // runs it.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
 constexpr int BM = 128;   // rows of C per block
 constexpr int BN = 128;   // columns of C per block
@@ -33,18 +37,15 @@ static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the blo
 static_assert(BM * BK % kThreads == 0, "the threads must share A's tile evenly");
 static_assert(BK * BN % kThreads == 0, "the threads must share B's tile evenly");
 
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
-
-// TODO(step 06): two helpers, templated on bool kChecked:
-//   - load4<kChecked>(X, row, col, rows, cols): the float4 at X[row][col ..
+// TODO(step 06): two helpers from tracks/matmul_kernels.cuh, templated on
+// bool kChecked (read them there; bring them in with using matmul::load4;
+// and using matmul::store4;):
+//   - load4<kChecked>(X, row, col, rows, cols): the float4 X[row][col ..
 //     col + 3]. Fast path (kChecked = false): one 16-byte load,
 //     *reinterpret_cast<const float4*>(&X[row * cols + col]). Checked path:
-//     four load_or_zero calls, make_float4(...).
-//   - a store of TN consecutive outputs of one row of C: float4 stores on the
-//     fast path, single floats inside C on the checked path.
+//     four load_or_zero calls.
+//   - store4<kChecked>(C, row, col, M, N, values): four outputs of one row of
+//     C, one float4 store on the fast path, single floats inside C otherwise.
 
 // TODO(step 06): template <bool kChecked>, so that the launcher can pick
 // either path.
@@ -98,7 +99,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         }
         __syncthreads();
     }
-    // TODO(step 06): store each row of the patch with the store helper.
+    // TODO(step 06): store each row of the patch, 4 outputs at a time, with
+    // store4<kChecked>(C, row, col, M, N, &acc[i][j]).
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         const int row = row0 + thread_row * TM + i;
@@ -116,16 +118,13 @@ void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M
                                  cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     // TODO(step 06): the fast path (vector_loads<false>) only when M, N and K
-    // are multiples of BM, BN and BK and A, B and C are 16-byte aligned
-    // (aligned16() in tracks/matmul.h); vector_loads<true> otherwise.
+    // are multiples of BM, BN and BK and A, B and C are 16-byte aligned:
+    // fits_fast_path(A, B, C, M, N, K, BM, BN, BK) in tracks/matmul_kernels.cuh
+    // says so. vector_loads<true> otherwise.
     vector_loads<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
 // TODO(step 06): report the fast path's kernel, vector_loads<false>.
-cudaFuncAttributes matmul::step06_vector_loads_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, vector_loads));
-    return attributes;
-}
+cudaFuncAttributes matmul::step06_vector_loads_attributes() { return attributes_of(vector_loads); }

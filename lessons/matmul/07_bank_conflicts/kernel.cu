@@ -7,10 +7,18 @@
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-07 && build/lessons/matmul/matmul-07` runs it.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load4;
+using matmul::store4;
+// TODO(step 07): spread(t, i, extent) from there too: number i = 0..7 of the
+// rows (or columns) thread t owns, 4t .. 4t+3 and then extent / 2 + 4t ..
+// extent / 2 + 4t+3. Add using matmul::spread;
 
 constexpr int BM = 128;   // rows of C per block
 constexpr int BN = 128;   // columns of C per block
@@ -30,46 +38,6 @@ static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the blo
 static_assert(BK % 4 == 0 && BN % 4 == 0 && TM % 4 == 0 && TN % 4 == 0, "rows are moved as whole float4s");
 static_assert(BM * BK % (4 * kThreads) == 0, "the threads must share A's tile evenly, a float4 each");
 static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile evenly, a float4 each");
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
-
-// Four consecutive floats of row `row` of X, starting at column `col`. The
-// fast path (kChecked = false) is one 16-byte load: the launcher made sure it
-// is aligned and inside X. The checked path loads them one by one, with zeros
-// outside X.
-template <bool kChecked>
-__device__ float4 load4(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    if constexpr (!kChecked) {
-        return *reinterpret_cast<const float4*>(&X[row * cols + col]);
-    } else {
-        return make_float4(load_or_zero(X, row, col, rows, cols), load_or_zero(X, row, col + 1, rows, cols),
-                           load_or_zero(X, row, col + 2, rows, cols), load_or_zero(X, row, col + 3, rows, cols));
-    }
-}
-
-// Stores TN consecutive values of one row of C, starting at column `col`.
-// TODO(step 07): a thread's 8 columns are no longer consecutive: store 4
-// values at a time instead (store4<kChecked>(C, row, col, M, N, &acc[i][j])).
-template <bool kChecked>
-__device__ void store_row(float* __restrict__ C, int row, int col, int M, int N, const float (&values)[TN]) {
-    if constexpr (!kChecked) {
-#pragma unroll
-        for (int j = 0; j < TN; j += 4)
-            *reinterpret_cast<float4*>(&C[row * N + col + j]) =
-                make_float4(values[j], values[j + 1], values[j + 2], values[j + 3]);
-    } else {
-#pragma unroll
-        for (int j = 0; j < TN; ++j)
-            if (row < M && col + j < N) C[row * N + col + j] = values[j];
-    }
-}
-
-// TODO(step 07): a helper for the new layout: row (or column) number
-// i = 0..7 of a thread's outputs within the block tile is 4t + i for i < 4,
-// and tile / 2 + 4t + (i - 4) for i >= 4, where t is thread_row (thread_col).
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
@@ -124,10 +92,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         }
         __syncthreads();
     }
-    // TODO(step 07): store to the spread rows and columns, 4 values at a time.
+    // TODO(step 07): store to the spread rows and columns.
 #pragma unroll
     for (int i = 0; i < TM; ++i)
-        store_row<kChecked>(C, row0 + thread_row * TM + i, col0 + thread_col * TN, M, N, acc[i]);
+#pragma unroll
+        for (int j = 0; j < TN; j += 4)
+            store4<kChecked>(C, row0 + thread_row * TM + i, col0 + thread_col * TN + j, M, N, &acc[i][j]);
 }
 
 }  // namespace
@@ -135,8 +105,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K,
                                  cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
-    const bool fast = M % BM == 0 && N % BN == 0 && K % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
-    if (fast)
+    if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         conflict_free<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     else
         conflict_free<true><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
@@ -144,8 +113,4 @@ void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int
 }
 
 // The fast path's kernel: the one that runs at the ladder's default size.
-cudaFuncAttributes matmul::step07_bank_conflicts_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, conflict_free<false>));
-    return attributes;
-}
+cudaFuncAttributes matmul::step07_bank_conflicts_attributes() { return attributes_of(conflict_free<false>); }

@@ -12,10 +12,16 @@
 // && build/lessons/matmul/matmul-08` runs your kernel beside the others and
 // cuBLAS.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load4;
+using matmul::store4;
+using matmul::spread;
 
 constexpr int BM = 128;   // rows of C per block
 constexpr int BN = 128;   // columns of C per block
@@ -43,41 +49,6 @@ static_assert(kPad % 4 == 0, "padded rows of As must stay 16-byte aligned for fl
 static_assert(BM * BK % (4 * kThreads) == 0, "the threads must share A's tile evenly, a float4 each");
 static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile evenly, a float4 each");
 
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
-
-// Four consecutive floats of row `row` of X from column `col`: one 16-byte
-// load on the fast path, four checked loads (zeros outside X) otherwise.
-template <bool kChecked>
-__device__ float4 load4(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    if constexpr (!kChecked) {
-        return *reinterpret_cast<const float4*>(&X[row * cols + col]);
-    } else {
-        return make_float4(load_or_zero(X, row, col, rows, cols), load_or_zero(X, row, col + 1, rows, cols),
-                           load_or_zero(X, row, col + 2, rows, cols), load_or_zero(X, row, col + 3, rows, cols));
-    }
-}
-
-// Stores 4 consecutive values of one row of C from column `col`.
-template <bool kChecked>
-__device__ void store4(float* __restrict__ C, int row, int col, int M, int N, const float* values) {
-    if constexpr (!kChecked) {
-        *reinterpret_cast<float4*>(&C[row * N + col]) = make_float4(values[0], values[1], values[2], values[3]);
-    } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (row < M && col + j < N) C[row * N + col + j] = values[j];
-    }
-}
-
-// Row (or column) number i = 0..7 of this thread's outputs within the block
-// tile: 4t .. 4t+3, then half a tile further on.
-// TODO(step 08): the same within the warp tile: pass WM (WN) as `tile`, and
-// add the warp tile's first row (column) in the block tile.
-__device__ int spread(int t, int i, int tile) { return (i < 4 ? 0 : tile / 2) + 4 * t + i % 4; }
-
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     warp_tiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
@@ -91,16 +62,19 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     // TODO(step 08): warp = tid / 32 and lane = tid % 32; the warp tile
     // starts at row warp / (BN / WN) * WM and column warp % (BN / WN) * WN of
     // the block tile; the lane is lane_row = lane / (WN / 8), lane_col =
-    // lane % (WN / 8) of the warp's 4 x 8 grid.
+    // lane % (WN / 8) of the warp's 4 x 8 grid. Its rows and columns are then
+    // the warp tile's corner plus spread(lane_row, i, WM) and
+    // spread(lane_col, j, WN): the reads of As and Bs and the stores change
+    // accordingly.
     const int thread_row = tid / (BN / TN), thread_col = tid % (BN / TN);
 
     float acc[TM][TN] = {};
     float a_frag[TM], b_frag[TN];
     // TODO(step 08): split the loop body into three parts (lambdas work well:
     // const auto fetch = [&](int k0) { ... };):
-    //   fetch(k0)     load the tiles at k0 from global memory into registers
-    //                 (float4 a_next[kAVectors], b_next[kBVectors]);
-    //   stash(stage)  store those registers into As[stage], Bs[stage];
+    //   fetch(k0)      load the tiles at k0 from global memory into registers
+    //                  (float4 a_next[kAVectors], b_next[kBVectors]);
+    //   stash(stage)   store those registers into As[stage], Bs[stage];
     //   compute(stage) the k loop below, on As[stage] and Bs[stage].
     // Then: fetch(0); stash(0); __syncthreads(); and for each phase:
     //   if there is a next tile, fetch(k0 + BK)   (in flight while we compute)
@@ -157,8 +131,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 void matmul::step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K,
                                    cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
-    const bool fast = M % BM == 0 && N % BN == 0 && K % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
-    if (fast)
+    if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         warp_tiled<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     else
         warp_tiled<true><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
@@ -166,8 +139,4 @@ void matmul::step08_warp_tiling(const float* A, const float* B, float* C, int M,
 }
 
 // The fast path's kernel: the one that runs at the ladder's default size.
-cudaFuncAttributes matmul::step08_warp_tiling_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, warp_tiled<false>));
-    return attributes;
-}
+cudaFuncAttributes matmul::step08_warp_tiling_attributes() { return attributes_of(warp_tiled<false>); }

@@ -11,6 +11,7 @@
 // memory, so each element of A is loaded N times and each element of B M
 // times. The caches (L1, L2) absorb much of it; step 03 stops relying on them.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
@@ -41,8 +42,4 @@ void matmul::step02_coalesced(const float* A, const float* B, float* C, int M, i
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step02_coalesced_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, naive_coalesced));
-    return attributes;
-}
+cudaFuncAttributes matmul::step02_coalesced_attributes() { return attributes_of(naive_coalesced); }

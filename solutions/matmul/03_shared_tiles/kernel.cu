@@ -19,17 +19,16 @@
 // loaded as 0, and 0 * x adds nothing, so the partial tiles at the edges
 // need no special case in the inner loop.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-constexpr int kTile = 16;   // TILE_WIDTH in the seed's slides: 256 threads per block
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
+constexpr int kTile = 16;   // TILE_WIDTH in the seed's slides: 256 threads per block
 
 __global__ void __launch_bounds__(kTile * kTile)
     shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
@@ -63,8 +62,4 @@ void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step03_shared_tiles_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, shared_tiles));
-    return attributes;
-}
+cudaFuncAttributes matmul::step03_shared_tiles_attributes() { return attributes_of(shared_tiles); }

@@ -15,10 +15,14 @@
 // phase loads (64 + 64) * 8 floats for 64 * 64 * 8 multiply-adds, 4 times
 // fewer bytes per FLOP than the 16 x 16 tiles of step 03.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
 constexpr int BM = 64;   // rows of C per block
 constexpr int BN = 64;   // columns of C per block
@@ -30,11 +34,6 @@ static_assert(BM % TM == 0, "a thread's TM outputs must fit in the block tile's 
 static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
 static_assert(kThreads == BK * BN, "each thread loads exactly one element of B's tile");
 static_assert(kThreads % 32 == 0 && BN % 32 == 0, "a warp must cover 32 columns of one row of threads");
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
 
 __global__ void __launch_bounds__(kThreads)
     blocked_1d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
@@ -82,8 +81,4 @@ void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M,
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step04_1d_blocking_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, blocked_1d));
-    return attributes;
-}
+cudaFuncAttributes matmul::step04_1d_blocking_attributes() { return attributes_of(blocked_1d); }

@@ -17,10 +17,14 @@
 // is the trade: each thread carries more independent work instead of the GPU
 // running more threads.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load_or_zero;
 
 constexpr int BM = 128;   // rows of C per block
 constexpr int BN = 128;   // columns of C per block
@@ -38,11 +42,6 @@ constexpr int kBLoads = BK * BN / kThreads;       // elements of B's tile per th
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the block tile exactly");
 static_assert(BM * BK % kThreads == 0, "the threads must share A's tile evenly");
 static_assert(BK * BN % kThreads == 0, "the threads must share B's tile evenly");
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
 
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     blocked_2d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
@@ -107,8 +106,4 @@ void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M,
 }
 
 // The kernel's registers and shared memory, for the ladder's last columns.
-cudaFuncAttributes matmul::step05_2d_blocking_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, blocked_2d));
-    return attributes;
-}
+cudaFuncAttributes matmul::step05_2d_blocking_attributes() { return attributes_of(blocked_2d); }

@@ -28,10 +28,16 @@
 // The arithmetic is unchanged: every thread still computes 64 outputs from
 // 8 values of A and 8 of B per k; only which 64, and where As's rows start.
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load4;
+using matmul::store4;
+using matmul::spread;
 
 constexpr int BM = 128;   // rows of C per block
 constexpr int BN = 128;   // columns of C per block
@@ -52,39 +58,6 @@ static_assert(BK % 4 == 0 && BN % 4 == 0, "rows are moved as whole float4s");
 static_assert(kPad % 4 == 0, "padded rows of As must stay 16-byte aligned for float4 reads");
 static_assert(BM * BK % (4 * kThreads) == 0, "the threads must share A's tile evenly, a float4 each");
 static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile evenly, a float4 each");
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
-
-// Four consecutive floats of row `row` of X from column `col`: one 16-byte
-// load on the fast path, four checked loads (zeros outside X) otherwise.
-template <bool kChecked>
-__device__ float4 load4(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    if constexpr (!kChecked) {
-        return *reinterpret_cast<const float4*>(&X[row * cols + col]);
-    } else {
-        return make_float4(load_or_zero(X, row, col, rows, cols), load_or_zero(X, row, col + 1, rows, cols),
-                           load_or_zero(X, row, col + 2, rows, cols), load_or_zero(X, row, col + 3, rows, cols));
-    }
-}
-
-// Stores 4 consecutive values of one row of C from column `col`.
-template <bool kChecked>
-__device__ void store4(float* __restrict__ C, int row, int col, int M, int N, const float* values) {
-    if constexpr (!kChecked) {
-        *reinterpret_cast<float4*>(&C[row * N + col]) = make_float4(values[0], values[1], values[2], values[3]);
-    } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (row < M && col + j < N) C[row * N + col + j] = values[j];
-    }
-}
-
-// Row (or column) number i = 0..7 of this thread's outputs within the block
-// tile: 4t .. 4t+3, then half a tile further on.
-__device__ int spread(int t, int i, int tile) { return (i < 4 ? 0 : tile / 2) + 4 * t + i % 4; }
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
@@ -147,8 +120,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K,
                                    cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
-    const bool fast = M % BM == 0 && N % BN == 0 && K % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
-    if (fast)
+    if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         conflict_free<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     else
         conflict_free<true><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
@@ -156,8 +128,4 @@ void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int
 }
 
 // The fast path's kernel: the one that runs at the ladder's default size.
-cudaFuncAttributes matmul::step07_bank_conflicts_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, conflict_free<false>));
-    return attributes;
-}
+cudaFuncAttributes matmul::step07_bank_conflicts_attributes() { return attributes_of(conflict_free<false>); }

@@ -28,10 +28,16 @@
 // 16-byte aligned matrices, take the float4 fast path; any other shape runs
 // the checked path (single floats, zeros outside the matrices).
 #include "tracks/matmul.h"
+#include "tracks/matmul_kernels.cuh"
 
 #include "course/check.h"
 
 namespace {
+
+// From tracks/matmul_kernels.cuh.
+using matmul::load4;
+using matmul::store4;
+using matmul::spread;
 
 // A block tile of BM x BN outputs in phases of BK terms, split into warp tiles
 // of WM x WN; each lane computes 8 x 8 outputs (two groups of 4 rows, WM / 2
@@ -63,39 +69,6 @@ struct Tiles {
                   "static shared memory is limited to 48 KiB per block");
 };
 using DefaultTiles = Tiles<128, 128, 8, 32, 64, true>;
-
-// X is rows x cols, row-major; 0 outside it.
-__device__ float load_or_zero(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    return row < rows && col < cols ? X[row * cols + col] : 0.0f;
-}
-
-// Four consecutive floats of row `row` of X from column `col`: one 16-byte
-// load on the fast path, four checked loads (zeros outside X) otherwise.
-template <bool kChecked>
-__device__ float4 load4(const float* __restrict__ X, int row, int col, int rows, int cols) {
-    if constexpr (!kChecked) {
-        return *reinterpret_cast<const float4*>(&X[row * cols + col]);
-    } else {
-        return make_float4(load_or_zero(X, row, col, rows, cols), load_or_zero(X, row, col + 1, rows, cols),
-                           load_or_zero(X, row, col + 2, rows, cols), load_or_zero(X, row, col + 3, rows, cols));
-    }
-}
-
-// Stores 4 consecutive values of one row of C from column `col`.
-template <bool kChecked>
-__device__ void store4(float* __restrict__ C, int row, int col, int M, int N, const float* values) {
-    if constexpr (!kChecked) {
-        *reinterpret_cast<float4*>(&C[row * N + col]) = make_float4(values[0], values[1], values[2], values[3]);
-    } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (row < M && col + j < N) C[row * N + col + j] = values[j];
-    }
-}
-
-// Row (or column) number i = 0..7 of a lane's outputs within its warp tile:
-// 4t .. 4t+3, then half the warp tile further on.
-__device__ int spread(int t, int i, int warp_tile) { return (i < 4 ? 0 : warp_tile / 2) + 4 * t + i % 4; }
 
 template <typename T, bool kChecked>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
@@ -201,9 +174,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 template <typename T>
 void launch_warp_tiled(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = matmul::grid_for(N, T::BN, M, T::BM);
-    const bool fast = M % T::BM == 0 && N % T::BN == 0 && K % T::BK == 0 && matmul::aligned16(A) &&
-                      matmul::aligned16(B) && matmul::aligned16(C);
-    if (fast)
+    if (matmul::fits_fast_path(A, B, C, M, N, K, T::BM, T::BN, T::BK))
         warp_tiled<T, false><<<grid, T::kThreads, 0, stream>>>(A, B, C, M, N, K);
     else
         warp_tiled<T, true><<<grid, T::kThreads, 0, stream>>>(A, B, C, M, N, K);
@@ -212,9 +183,7 @@ void launch_warp_tiled(const float* A, const float* B, float* C, int M, int N, i
 
 template <typename T>
 cudaFuncAttributes warp_tiled_attributes() {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, warp_tiled<T, false>));
-    return attributes;
+    return matmul::attributes_of(warp_tiled<T, false>);
 }
 
 }  // namespace
