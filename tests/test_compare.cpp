@@ -124,3 +124,37 @@ TEST_CASE("pitched images are compared pixel by pixel, padding ignored, the firs
         CHECK(result.summary() == "1 of 6 wrong; first at [4]: pixel (1, 1): got 7, want 5");
     }
 }
+
+TEST_CASE("scale-aware comparison: |got - want| <= rel * scale") {
+    // want = 1e-3 is the sum of terms of size 1: cancellation. A tolerance
+    // relative to |want| would ask for 1e-9 here; the scale allows 1e-6.
+    const std::vector<double> want = {1e-3, 2.0}, scale = {1.0, 2.0};
+    SUBCASE("inside, although far outside rel * |want|") {
+        const std::vector<float> got = {1e-3f + 9e-7f, 2.0f};
+        CHECK(course::compare_scaled(got.data(), want.data(), scale.data(), 2, 1e-6).ok);
+        CHECK_FALSE(compare_close(got.data(), want.data(), 2, Tolerance{1e-6, 0.0}).ok);
+    }
+    SUBCASE("outside") {
+        const std::vector<float> got = {1e-3f, 2.0f + 1e-5f};
+        const auto result = course::compare_scaled(got.data(), want.data(), scale.data(), 2, 1e-6);
+        CHECK_FALSE(result.ok);
+        CHECK(result.first_bad == 1);
+        CHECK(result.checked == 2);
+    }
+    SUBCASE("NaN, Inf and the first poison never pass, even with a huge tolerance") {
+        float poisoned;
+        std::memset(&poisoned, 0xFF, sizeof poisoned);
+        const std::vector<float> got = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                                        poisoned};
+        const std::vector<double> three_want = {1.0, 1.0, 1.0}, three_scale = {1e30, 1e30, 1e30};
+        const auto result = course::compare_scaled(got.data(), three_want.data(), three_scale.data(), 3, 1.0);
+        CHECK(result.mismatches == 3);
+    }
+    SUBCASE("a zero scale asks for an exact match") {
+        const std::vector<float> got = {0.0f};
+        const std::vector<double> zero = {0.0};
+        CHECK(course::compare_scaled(got.data(), zero.data(), zero.data(), 1, 1e-6).ok);
+        const std::vector<float> off = {1e-30f};
+        CHECK_FALSE(course::compare_scaled(off.data(), zero.data(), zero.data(), 1, 1e-6).ok);
+    }
+}

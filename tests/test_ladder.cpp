@@ -41,6 +41,21 @@ std::size_t count_lines(const std::string& text) { return static_cast<std::size_
 
 }  // namespace
 
+TEST_CASE("rows of steps and of the library") {
+    const course::Rung mine = course::step_rung(3, "tiles", 3, 2e9);
+    CHECK(mine.label == "03");
+    CHECK(mine.title == "tiles");
+    CHECK(mine.student);
+    CHECK_FALSE(mine.library);
+    CHECK(mine.work == 2e9);
+    CHECK(course::step_rung(12, "x", 3, 1).label == "12");
+    CHECK_FALSE(course::step_rung(2, "x", 3, 1).student);
+    const course::Rung library = course::reference_rung("cuBLAS", 2e9);
+    CHECK(library.label == "ref");
+    CHECK(library.library);
+    CHECK_FALSE(library.student);
+}
+
 TEST_CASE("throughput is work over median time") {
     CHECK(course::throughput(rung("01", 2.0, 1e9)) == doctest::Approx(500.0));   // 1 GB in 2 ms = 500 GB/s
     CHECK(course::throughput(rung("01", 0.0, 1e9)) == 0.0);                      // no time, no rate

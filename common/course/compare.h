@@ -126,6 +126,29 @@ CheckResult compare_close(const Got* got, const Want* want, std::size_t count, T
     return result;
 }
 
+// Scale-aware comparison, for results that are sums of many rounded terms
+// (a dot product, a matrix product): passes when
+//     |got - want| <= rel * scale[i],
+// where scale[i] is the size of what was summed (for a dot product,
+// sum |a_k * b_k|), the quantity that floating-point rounding errors grow
+// with. A relative tolerance on |want| alone is wrong for such sums: when the
+// terms cancel, want is small but the rounding errors are not. NaN and Inf
+// never pass, as everywhere.
+template <typename Got>
+CheckResult compare_scaled(const Got* got, const double* want, const double* scale, std::size_t count, double rel) {
+    static_assert(std::is_floating_point_v<Got>, "compare_scaled is for floating point");
+    CheckResult result;
+    result.checked = count;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double g = static_cast<double>(got[i]);
+        if (!within_tolerance(g, want[i], Tolerance{0.0, rel * scale[i]}))
+            detail::record_mismatch(result, i, got[i], want[i]);
+        if (std::isfinite(g) && std::isfinite(want[i]) && std::fabs(g - want[i]) > result.max_abs_error)
+            result.max_abs_error = std::fabs(g - want[i]);
+    }
+    return result;
+}
+
 // A result that could not be compared at all (the kernel crashed, ...).
 CheckResult failed_check(const std::string& reason);
 

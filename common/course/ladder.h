@@ -57,6 +57,13 @@ struct Report {
     bool all_ok() const;
 };
 
+// --- Building rows ----------------------------------------------------------
+// The row of step `number` before it is measured: label "01".."99", the title,
+// the student's mark (number == student_step) and the work of one run.
+Rung step_rung(int number, const std::string& title, int student_step, double work);
+// The library's row before it is measured: label "ref".
+Rung reference_rung(const std::string& title, double work);
+
 // --- Arithmetic (unit-tested) ----------------------------------------------
 // GB/s or GFLOP/s of a row: work / median time.
 double throughput(const Rung& rung);

@@ -93,6 +93,24 @@ bool Report::all_ok() const {
     return true;
 }
 
+Rung step_rung(int number, const std::string& title, int student_step, double work) {
+    Rung rung;
+    rung.label = (number < 10 ? "0" : "") + std::to_string(number);
+    rung.title = title;
+    rung.student = number == student_step;
+    rung.work = work;
+    return rung;
+}
+
+Rung reference_rung(const std::string& title, double work) {
+    Rung rung;
+    rung.label = "ref";
+    rung.title = title;
+    rung.library = true;
+    rung.work = work;
+    return rung;
+}
+
 double throughput(const Rung& rung) {
     if (rung.time.median_ms <= 0) return 0;
     return rung.work / (rung.time.median_ms * 1e-3) / 1e9;

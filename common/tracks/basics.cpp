@@ -90,20 +90,12 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
     Problem problem(n, run.options.seed);
     for (const Step& step : steps) {
-        course::Rung rung;
-        rung.label = course::step_label(step.number);
-        rung.title = step.title;
-        rung.student = step.number == run.student_step;
-        rung.work = problem.bytes_moved();
+        const course::Rung rung = course::step_rung(step.number, step.title, run.student_step, problem.bytes_moved());
         ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));
     }
 
     CopyCeiling copy(n, run.options.seed);
-    course::Rung rung;
-    rung.label = "ref";
-    rung.title = "cudaMemcpy device to device, same bytes";
-    rung.library = true;
-    rung.work = copy.bytes_moved();
+    const course::Rung rung = course::reference_rung("cudaMemcpy device to device, same bytes", copy.bytes_moved());
     ladder.rungs.push_back(course::measure(run.harness, rung, copy.run()));
     return {ladder};
 }

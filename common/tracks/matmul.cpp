@@ -1,0 +1,303 @@
+#include "tracks/matmul.h"
+
+#include "course/check.h"
+#include "course/options.h"
+#include "course/random.h"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+// A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
+// report as CUDA_CHECK gives for the runtime.
+#define CUBLAS_CHECK(expression)                                                                         \
+    do {                                                                                                 \
+        const cublasStatus_t matmul_status_ = (expression);                                             \
+        if (matmul_status_ != CUBLAS_STATUS_SUCCESS)                                                     \
+            throw course::Error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + #expression + \
+                                " failed: " + cublasGetStatusName(matmul_status_) + " (" +              \
+                                cublasGetStatusString(matmul_status_) + ")");                          \
+    } while (0)
+
+namespace matmul {
+
+namespace {
+
+constexpr std::uint64_t kInt32Limit = std::uint64_t{1} << 31;
+
+// Calls body(begin, end) on every CPU core, for [0, count) cut into equal
+// slices: the references of a 1000^3 product take a second on one core.
+template <typename Body>
+void parallel_for(std::size_t count, Body body) {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t workers = std::min(cores, std::max<std::size_t>(1, count / 64));
+    if (workers <= 1) {
+        body(std::size_t{0}, count);
+        return;
+    }
+    std::vector<std::thread> threads;
+    for (std::size_t w = 0; w < workers; ++w)
+        threads.emplace_back(body, count * w / workers, count * (w + 1) / workers);
+    for (auto& thread : threads) thread.join();
+}
+
+std::string describe_flops(double flops) {
+    char text[48];
+    if (flops >= 1e9)
+        std::snprintf(text, sizeof text, "%.1f GFLOP", flops / 1e9);
+    else if (flops >= 1e6)
+        std::snprintf(text, sizeof text, "%.1f MFLOP", flops / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.0f FLOP", flops);
+    return text;
+}
+
+// One cuBLAS handle per program, created on first use. Its destructor runs at
+// exit before the CUDA runtime's own clean-up (it was registered after the
+// runtime started), so compute-sanitizer's leak check sees nothing left.
+class CublasHandle {
+public:
+    CublasHandle() {
+        CUBLAS_CHECK(cublasCreate(&handle_));
+        CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH));
+    }
+    ~CublasHandle() {
+        if (handle_ != nullptr) cublasDestroy(handle_);
+    }
+    CublasHandle(const CublasHandle&) = delete;
+    CublasHandle& operator=(const CublasHandle&) = delete;
+    cublasHandle_t get() const { return handle_; }
+
+private:
+    cublasHandle_t handle_ = nullptr;
+};
+
+}  // namespace
+
+std::string Shape::describe() const {
+    return std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K);
+}
+
+Shape make_shape(std::uint64_t M, std::uint64_t N, std::uint64_t K, const std::string& what) {
+    if (M == 0 || N == 0 || K == 0) throw course::UsageError(what + ": every size must be at least 1");
+    const auto check = [&](std::uint64_t rows, std::uint64_t cols, const char* name) {
+        if (rows >= kInt32Limit || cols >= kInt32Limit || rows * cols >= kInt32Limit)
+            throw course::UsageError(what + ": " + name + " would be " + std::to_string(rows) + " x " +
+                                     std::to_string(cols) + "; the kernels index with 32-bit ints, so each matrix "
+                                     "must have fewer than 2^31 elements");
+    };
+    check(M, K, "A (M x K)");
+    check(K, N, "B (K x N)");
+    check(M, N, "C (M x N)");
+    return Shape{static_cast<int>(M), static_cast<int>(N), static_cast<int>(K)};
+}
+
+double relative_tolerance(int K) { return 4.0 * std::sqrt(static_cast<double>(K)) * 0x1.0p-24; }
+
+bool checks_every_element(Shape shape) {
+    const std::uint64_t outputs = static_cast<std::uint64_t>(shape.M) * static_cast<std::uint64_t>(shape.N);
+    return outputs <= (std::uint64_t{1} << 20) && outputs * static_cast<std::uint64_t>(shape.K) <= (std::uint64_t{1} << 30);
+}
+
+std::vector<std::size_t> sample_indices(Shape shape, std::size_t samples, std::uint64_t seed) {
+    const std::size_t M = static_cast<std::size_t>(shape.M), N = static_cast<std::size_t>(shape.N);
+    std::vector<std::size_t> indices;
+    indices.reserve(samples + M + N);
+    for (std::size_t col = 0; col < N; ++col) indices.push_back((M - 1) * N + col);  // the last row
+    for (std::size_t row = 0; row < M; ++row) indices.push_back(row * N + N - 1);    // the last column
+    course::Rng rng(seed);
+    for (std::size_t s = 0; s < samples; ++s)
+        indices.push_back(static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(M * N) - 1)));
+    std::sort(indices.begin(), indices.end());
+    indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    return indices;
+}
+
+Reference reference_at(const std::vector<float>& a, const std::vector<float>& b, Shape shape,
+                       std::vector<std::size_t> indices) {
+    const std::size_t N = static_cast<std::size_t>(shape.N), K = static_cast<std::size_t>(shape.K);
+    if (a.size() != static_cast<std::size_t>(shape.M) * K || b.size() != K * N)
+        throw course::Error("matmul::reference_at: the inputs do not match the shape " + shape.describe());
+    // B transposed, so that each dot product reads both inputs contiguously.
+    std::vector<float> bt(K * N);
+    parallel_for(N, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t col = begin; col < end; ++col)
+            for (std::size_t k = 0; k < K; ++k) bt[col * K + k] = b[k * N + col];
+    });
+    Reference reference;
+    reference.shape = shape;
+    reference.want.resize(indices.size());
+    reference.scale.resize(indices.size());
+    parallel_for(indices.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t s = begin; s < end; ++s) {
+            const float* row = &a[indices[s] / N * K];
+            const float* col = &bt[indices[s] % N * K];
+            double sum = 0, scale = 0;
+            for (std::size_t k = 0; k < K; ++k) {
+                const double term = static_cast<double>(row[k]) * static_cast<double>(col[k]);
+                sum += term;
+                scale += std::fabs(term);
+            }
+            reference.want[s] = sum;
+            reference.scale[s] = scale;
+        }
+    });
+    reference.indices = std::move(indices);
+    return reference;
+}
+
+Reference reference_all(const std::vector<float>& a, const std::vector<float>& b, Shape shape) {
+    const std::size_t M = static_cast<std::size_t>(shape.M), N = static_cast<std::size_t>(shape.N),
+                      K = static_cast<std::size_t>(shape.K);
+    if (a.size() != M * K || b.size() != K * N)
+        throw course::Error("matmul::reference_all: the inputs do not match the shape " + shape.describe());
+    Reference reference;
+    reference.shape = shape;
+    reference.every_element = true;
+    reference.want.assign(M * N, 0.0);
+    reference.scale.assign(M * N, 0.0);
+    // Row by row, k outside j: the innermost loop walks a row of B and a row
+    // of the result, both contiguous, so the compiler vectorizes it.
+    parallel_for(M, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t row = begin; row < end; ++row) {
+            double* want = &reference.want[row * N];
+            double* scale = &reference.scale[row * N];
+            for (std::size_t k = 0; k < K; ++k) {
+                const double x = a[row * K + k];
+                const double abs_x = std::fabs(x);
+                const float* b_row = &b[k * N];
+                for (std::size_t col = 0; col < N; ++col) {
+                    want[col] += x * static_cast<double>(b_row[col]);
+                    scale[col] += abs_x * std::fabs(static_cast<double>(b_row[col]));
+                }
+            }
+        }
+    });
+    return reference;
+}
+
+course::CheckResult compare_with_reference(const float* c, const Reference& reference) {
+    const double rel = relative_tolerance(reference.shape.K);
+    course::CheckResult result;
+    if (reference.every_element) {
+        result = course::compare_scaled(c, reference.want.data(), reference.scale.data(), reference.want.size(), rel);
+    } else {
+        std::vector<float> got(reference.indices.size());
+        for (std::size_t s = 0; s < got.size(); ++s) got[s] = c[reference.indices[s]];
+        result = course::compare_scaled(got.data(), reference.want.data(), reference.scale.data(), got.size(), rel);
+        if (!result.ok) result.first_bad = reference.indices[result.first_bad];
+    }
+    if (!result.ok) {
+        const std::size_t N = static_cast<std::size_t>(reference.shape.N);
+        result.first_detail +=
+            " (row " + std::to_string(result.first_bad / N) + ", col " + std::to_string(result.first_bad % N) + ")";
+    }
+    return result;
+}
+
+dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile) {
+    const long long x_blocks = (static_cast<long long>(x_extent) + x_tile - 1) / x_tile;
+    const long long y_blocks = (static_cast<long long>(y_extent) + y_tile - 1) / y_tile;
+    if (y_blocks > 65535)
+        throw course::Error("the grid would need " + std::to_string(y_blocks) +
+                            " blocks in y, more than CUDA allows (65535): choose a smaller size");
+    return dim3(static_cast<unsigned int>(x_blocks), static_cast<unsigned int>(y_blocks));
+}
+
+Problem::Problem(Shape shape, std::uint64_t seed, std::size_t offset)
+    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")),
+      offset_(offset),
+      a_(static_cast<std::size_t>(shape.M) * shape.K + offset),
+      b_(static_cast<std::size_t>(shape.K) * shape.N + offset),
+      c_(static_cast<std::size_t>(shape.M) * shape.N + offset) {
+    // Uniform in [-1, 1]: products of both signs, so dot products cancel (the
+    // hard case for a tolerance), and no structure a wrong kernel could match.
+    std::vector<float> a = course::random_floats(a_.size(), -1.0f, 1.0f, seed);
+    std::vector<float> b = course::random_floats(b_.size(), -1.0f, 1.0f, seed ^ 0x5bd1e995u);
+    a_.upload(a);
+    b_.upload(b);
+    a.erase(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(offset));
+    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(offset));
+    reference_ = checks_every_element(shape_)
+                     ? reference_all(a, b, shape_)
+                     : reference_at(a, b, shape_, sample_indices(shape_, kSampledElements, seed ^ 0x9e3779b9u));
+}
+
+std::string Problem::check_description() const {
+    if (reference_.every_element) return "every element checked";
+    return std::to_string(reference_.indices.size()) + " elements checked (" + std::to_string(kSampledElements) +
+           " random, the last row and the last column)";
+}
+
+course::KernelRun Problem::run(Launcher launch) {
+    return course::KernelRun{
+        [this, launch](cudaStream_t stream) { launch(a(), b(), c(), shape_.M, shape_.N, shape_.K, stream); },
+        [this](std::uint8_t pattern, cudaStream_t stream) { c_.fill_bytes(pattern, stream); },
+        [this]() { return check(); },
+    };
+}
+
+course::CheckResult Problem::check() const {
+    const std::vector<float> got = c_.download();
+    return compare_with_reference(got.data() + offset_, reference_);
+}
+
+void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    static CublasHandle handle;
+    const float alpha = 1.0f, beta = 0.0f;
+    CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
+    // Column-major, cuBLAS sees our row-major B (K x N) as B^T (N x K, leading
+    // dimension N), A as A^T (K x M, leading dimension K), and writes C^T
+    // (N x M, leading dimension N): C^T = B^T * A^T, which is C = A * B.
+    CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, C, N));
+}
+
+Shape shape_from(const course::Options& options) {
+    if (options.size.empty()) return Shape{kDefaultSize, kDefaultSize, kDefaultSize};
+    const std::vector<std::uint64_t> dims = course::parse_dims(options.size, 3, "--size");
+    return make_shape(dims[0], dims[1], dims[2], "--size " + options.size);
+}
+
+std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes) {
+    std::string registers = std::to_string(attributes.numRegs);
+    // Local memory is where per-thread arrays go when they do not fit in
+    // registers (or are indexed in ways registers cannot be): slow, and
+    // usually a mistake in a register-blocked kernel.
+    if (attributes.localSizeBytes > 0)
+        registers += " (+" + course::format_bytes(static_cast<double>(attributes.localSizeBytes)) + " local)";
+    return {registers, course::format_bytes(static_cast<double>(attributes.sharedSizeBytes))};
+}
+
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
+    const Shape shape = shape_from(run.options);
+    const double elements = static_cast<double>(shape.M) * shape.K + static_cast<double>(shape.K) * shape.N +
+                            static_cast<double>(shape.M) * shape.N;
+    course::require_device_memory(static_cast<std::size_t>(elements) * sizeof(float),
+                                  "A, B and C of " + shape.describe());
+
+    Problem problem(shape, run.options.seed);
+    course::Ladder ladder;
+    ladder.track = "matmul";
+    ladder.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " + describe_flops(shape.flops()) +
+                     " per run; " + problem.check_description();
+    ladder.unit = course::Unit::flops;
+    ladder.peak = run.harness.device.peak_fp32_gflops;
+    ladder.library_name = "cuBLAS";
+    ladder.extra_columns = {"regs", "smem/block"};
+
+    for (const Step& step : steps) {
+        course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
+        rung.extra_values = resource_columns(step.attributes());
+        ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));
+    }
+
+    course::Rung rung = course::reference_rung("cuBLAS SGEMM, FP32 (pedantic: no tensor cores)", shape.flops());
+    rung.extra_values = {"-", "-"};
+    ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(cublas_sgemm)));
+    return {ladder};
+}
+
+}  // namespace matmul

@@ -1,0 +1,188 @@
+// The matmul track: C = A * B in FP32, row-major, any M, N and K.
+//
+//   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
+//   at r * C + c (row-major, no padding between rows).
+//
+// Eight steps take one thread per output to within reach of cuBLAS: every
+// step's kernel.cu (the student's or the solution) defines a launcher with the
+// Launcher signature below, and a function that reports the kernel's
+// registers and shared memory (cudaFuncGetAttributes), shown beside its row
+// of the ladder. The library rung is cuBLAS SGEMM in plain FP32.
+//
+// Work per run: 2 * M * N * K floating-point operations (one multiply and one
+// add per term of each dot product), so the ladder is in GFLOP/s against the
+// device's FP32 peak.
+//
+// Checking. Each element of C is a sum of K products, rounded in FP32 at
+// every step, so no kernel matches a double-precision reference exactly, and
+// two correct kernels that add in different orders differ from each other.
+// The rule (relative_tolerance below):
+//
+//     |got - want| <= rel(K) * sum_k |a_ik * b_kj|,   rel(K) = 4 * sqrt(K) * 2^-24
+//
+//  * want is the dot product in double precision, on the CPU;
+//  * sum_k |a_ik * b_kj|, the "scale", is what rounding errors grow with:
+//    every addition may be off by half a unit in the last place of the
+//    partial sum (2^-24 relative), and the partial sums are bounded by the
+//    scale. A tolerance relative to |want| would be wrong: with inputs of both
+//    signs the terms cancel, |want| is small, the rounding errors are not;
+//  * the worst case over all orders of summation is K * 2^-24 * scale; errors
+//    that do not conspire grow like sqrt(K) * 2^-24 * scale (N. Higham,
+//    "Accuracy and Stability of Numerical Algorithms", 2nd ed., chapters 3
+//    and 4: inner products, summation), and the factor 4 covers the tail. With the course's inputs
+//    (uniform in [-1, 1]) the errors are smaller still: see
+//    tests/matmul/test_matmul_cpu.cpp, which measures them for FP32 sums in
+//    several orders;
+//  * what it catches: at K = 4096 the rule allows about 0.016 (the scale is
+//    near K / 4 = 1024), while one dropped term costs |a_ik * b_kj|, 0.25 on
+//    average, and a wrong index or an unwritten element is off by far more;
+//  * NaN and Inf never pass (course::compare_scaled).
+//
+// Up to 1024 x 1024 x 1024 (M * N <= 2^20 and M * N * K <= 2^30) every
+// element is checked against a full CPU product. Above that, a seeded random
+// sample of kSampledElements elements, plus every element of the last row and
+// the last column (where partial tiles live), each against its own
+// double-precision dot product.
+#pragma once
+
+#include "course/compare.h"
+#include "course/runner.h"
+#include "course/track.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace matmul {
+
+// Every step's launcher: A, B and C are device pointers (M x K, K x N, M x N,
+// row-major); it enqueues the kernel on `stream` and checks the launch.
+using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+// Every step's resource report: cudaFuncGetAttributes of its kernel (of the
+// fast path's kernel, where a step has two).
+using Attributes = cudaFuncAttributes (*)();
+
+void step01_naive(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step02_coalesced(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+void step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+
+cudaFuncAttributes step01_naive_attributes();
+cudaFuncAttributes step02_coalesced_attributes();
+cudaFuncAttributes step03_shared_tiles_attributes();
+cudaFuncAttributes step04_1d_blocking_attributes();
+cudaFuncAttributes step05_2d_blocking_attributes();
+cudaFuncAttributes step06_vector_loads_attributes();
+cudaFuncAttributes step07_bank_conflicts_attributes();
+cudaFuncAttributes step08_warp_tiling_attributes();
+
+// The library rung, with the steps' signature: cublasSgemm in FP32 with
+// CUBLAS_PEDANTIC_MATH (no tensor cores, no TF32, no reduced-precision
+// shortcuts). cuBLAS is column-major; a row-major C = A * B is, read
+// column-major, C^T = B^T * A^T, so it is called with B and A swapped.
+void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+
+struct Step {
+    int number;
+    const char* title;
+    Launcher launch;
+    Attributes attributes;
+};
+
+struct Shape {
+    int M = 0, N = 0, K = 0;
+    double flops() const { return 2.0 * M * static_cast<double>(N) * K; }
+    std::string describe() const;   // "4096 x 4096 x 4096"
+};
+
+// A shape from three sizes, or course::UsageError naming `what`: each must be
+// at least 1, and each matrix must have fewer than 2^31 elements (the kernels
+// index with int).
+Shape make_shape(std::uint64_t M, std::uint64_t N, std::uint64_t K, const std::string& what = "--size");
+
+inline constexpr int kDefaultSize = 4096;
+inline constexpr std::size_t kSampledElements = 4096;
+
+// The tolerance of the rule above: 4 * sqrt(K) * 2^-24.
+double relative_tolerance(int K);
+
+// True when every element of C is checked (M * N <= 2^20, M * N * K <= 2^30).
+bool checks_every_element(Shape shape);
+
+// What a result is compared with: the elements of C to check, and for each its
+// double-precision value and its scale (sum_k |a_ik * b_kj|).
+struct Reference {
+    Shape shape;
+    bool every_element = false;        // all of C, in order (indices is then empty)
+    std::vector<std::size_t> indices;  // otherwise the elements checked: row * N + col
+    std::vector<double> want;
+    std::vector<double> scale;
+};
+
+// The elements a sampled check looks at, sorted and without repeats: the last
+// row, the last column, and `samples` seeded random ones.
+std::vector<std::size_t> sample_indices(Shape shape, std::size_t samples, std::uint64_t seed);
+
+// The reference at `indices` of A * B (host arrays, row-major, a.size() ==
+// M * K, b.size() == K * N), in double precision, using every CPU core.
+Reference reference_at(const std::vector<float>& a, const std::vector<float>& b, Shape shape,
+                       std::vector<std::size_t> indices);
+// The reference of every element (the full product).
+Reference reference_all(const std::vector<float>& a, const std::vector<float>& b, Shape shape);
+
+// Compares C (host copy, M * N floats) with `reference` under the rule above;
+// a mismatch is reported with its row and column.
+course::CheckResult compare_with_reference(const float* c, const Reference& reference);
+
+// A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
+// course::Error if the y count passes CUDA's limit of 65535.
+dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
+
+// Inputs on the GPU (uniform in [-1, 1], seeded) and the reference on the
+// host. `offset` shifts A, B and C by that many floats from their
+// allocations' starts, so that tests can hand a kernel pointers that are not
+// 16-byte aligned.
+class Problem {
+public:
+    Problem(Shape shape, std::uint64_t seed, std::size_t offset = 0);
+
+    Shape shape() const { return shape_; }
+    const float* a() const { return a_.data() + offset_; }
+    const float* b() const { return b_.data() + offset_; }
+    float* c() { return c_.data() + offset_; }
+    // "every element" or "4096 sampled elements + last row and column"
+    std::string check_description() const;
+
+    // How the harness drives `launch` (a step or cublas_sgemm) on this problem.
+    course::KernelRun run(Launcher launch);
+    // Compares C with the reference.
+    course::CheckResult check() const;
+
+private:
+    Shape shape_;
+    std::size_t offset_;
+    course::DeviceBuffer<float> a_, b_, c_;
+    Reference reference_;
+};
+
+// The shape from --size ("4096" or "MxNxK"; the default when empty); throws
+// course::UsageError.
+Shape shape_from(const course::Options& options);
+
+// "regs" and "smem/block" for the ladder's extra columns.
+std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
+
+// The ladder of `steps` (the student's row marked), then cuBLAS.
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
+
+// The track with the steps this program was built with (matmul_steps.cpp).
+course::Track track();
+
+}  // namespace matmul

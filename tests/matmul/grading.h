@@ -1,0 +1,115 @@
+// Shared by the matmul grading tests: the grading shapes, the correctness
+// sweep over them, and the race against the previous step's solution.
+#pragma once
+
+#include "doctest_include.h"
+#include "gpu_test.h"
+#include "tracks/matmul.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace matmul::testing {
+
+// The shapes every matmul grading test tries (M x N x K):
+//   1 x 1 x 1         one element: every tile is almost all padding;
+//   31 x 33 x 17      smaller than any tile, and a multiple of nothing;
+//   127 x 65 x 129    a few tiles, ragged in every dimension;
+//   1000^3            many tiles, a multiple of none of 16, 64, 128 (every
+//                     element checked against the CPU);
+//   2053^3            a prime above 2000: the last tile of every row and
+//                     column of tiles is partial (a sampled check);
+//   512 x 256 x 384   multiples of every tile, so that the fast paths of
+//                     steps 06 to 08 are checked too (the ragged shapes take
+//                     their checked paths).
+inline const std::vector<Shape> kShapes = {
+    {1, 1, 1}, {31, 33, 17}, {127, 65, 129}, {1000, 1000, 1000}, {2053, 2053, 2053}, {512, 256, 384},
+};
+
+// Under racecheck every shared-memory access is tracked, and the two largest
+// shapes would take hours: that run leaves them out (a race shows at any
+// shape with several phases). memcheck runs every shape.
+inline std::vector<Shape> shapes_for_this_run() {
+    const char* tool = std::getenv("COURSE_SANITIZER");
+    if (tool == nullptr || std::strcmp(tool, "racecheck") != 0) return kShapes;
+    std::vector<Shape> small;
+    for (const Shape& shape : kShapes)
+        if (shape.flops() < 1e9) small.push_back(shape);
+    return small;
+}
+
+// Checks `launch` once at every grading shape (random inputs seeded by
+// `seed` and the shape).
+inline void check_every_shape(Launcher launch, std::uint64_t seed) {
+    for (const Shape& shape : shapes_for_this_run()) {
+        const std::string name = shape.describe();
+        CAPTURE(name);
+        Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
+        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+        CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+    }
+}
+
+// Checks `launch` on matrices that start 1, 2 or 3 floats past a 16-byte
+// boundary, at a shape that is a multiple of every tile: a kernel that takes
+// its float4 path there reads and writes misaligned addresses.
+inline void check_misaligned(Launcher launch, std::uint64_t seed) {
+    const Shape shape{256, 128, 64};
+    for (const std::size_t offset : {1, 2, 3}) {
+        CAPTURE(offset);
+        Problem problem(shape, seed + offset, offset);
+        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+        CHECK_MESSAGE(result.ok, "A, B and C offset by ", offset, " floats: ", result.summary());
+    }
+}
+
+// The kernel's registers, shared and local memory, for the test's log.
+inline std::string describe(const cudaFuncAttributes& attributes) {
+    return std::to_string(attributes.numRegs) + " registers, " + std::to_string(attributes.sharedSizeBytes) +
+           " bytes of shared memory per block, " + std::to_string(attributes.localSizeBytes) +
+           " bytes of local memory per thread";
+}
+
+// The kernel keeps its per-thread arrays (partial sums, fragments) in
+// registers: no local memory, which is where arrays go that the compiler
+// cannot index at compile time, or that do not fit under the register cap.
+inline void check_registers_only(const cudaFuncAttributes& attributes) {
+    MESSAGE(describe(attributes));
+    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
+                  " bytes of local memory per thread: unroll the loops that index per-thread arrays "
+                  "(#pragma unroll), and mind the register cap that __launch_bounds__ sets");
+}
+
+struct Race {
+    course::Ladder ladder;
+    double speedup = 0;              // mine over previous (time ratio)
+    double fraction_of_cublas = 0;   // mine's GFLOP/s over cuBLAS's
+};
+
+// Runs `previous` (the reference solution of the step before), `mine` and
+// cuBLAS on one problem of `size` (as for --size), in this order, in the same
+// process: the GPU, its clocks and the data are the same for all three.
+// Fails the test if any result is wrong; prints the table.
+inline Race race(const Step& previous, const Step& mine, const std::string& size) {
+    course::Options options;
+    options.size = size;
+    const auto ladders = run_ladder({previous, mine}, course::TrackRun{options, course::testing::harness(), mine.number});
+    const std::string table = course::format_table({course::testing::harness().device, ladders});
+    Race race;
+    race.ladder = ladders.at(0);
+    REQUIRE_MESSAGE(race.ladder.all_ok(), table);
+    MESSAGE(table);
+    race.speedup = course::speedup_vs_previous(race.ladder, 1).value();
+    race.fraction_of_cublas = course::fraction_of_library(race.ladder, 1).value();
+    return race;
+}
+
+// The second step of a race is at least `minimum` times as fast as the first.
+inline void check_speedup(const Race& race, double minimum) {
+    CHECK_MESSAGE(race.speedup >= minimum, "step ", race.ladder.rungs.at(1).label, " ran at ", race.speedup,
+                  "x the speed of step ", race.ladder.rungs.at(0).label, "; at least ", minimum, "x is expected");
+}
+
+}  // namespace matmul::testing

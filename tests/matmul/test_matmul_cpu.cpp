@@ -1,0 +1,203 @@
+// The matmul track's checking logic, on the CPU: the tolerance rule, the
+// references, the sample, the command line. No GPU needed.
+#include "doctest_include.h"
+
+#include "course/check.h"
+#include "course/options.h"
+#include "course/random.h"
+#include "tracks/matmul.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using matmul::Shape;
+
+namespace {
+
+struct Inputs {
+    Shape shape;
+    std::vector<float> a, b;
+};
+
+Inputs random_inputs(Shape shape, std::uint64_t seed) {
+    return {shape, course::random_floats(static_cast<std::size_t>(shape.M) * shape.K, -1.0f, 1.0f, seed),
+            course::random_floats(static_cast<std::size_t>(shape.K) * shape.N, -1.0f, 1.0f, seed + 1)};
+}
+
+// C = A * B in FP32 as a GPU kernel would compute it: each dot product summed
+// in float, in one of several orders. `blocks` partial sums, each over a
+// contiguous run of k, added at the end (1: one sequential sum, as steps 01
+// to 08 do; 8 or 64: as a split-K kernel might); fmaf like the GPU's FFMA.
+std::vector<float> float_product(const Inputs& in, int blocks) {
+    const int M = in.shape.M, N = in.shape.N, K = in.shape.K;
+    std::vector<float> c(static_cast<std::size_t>(M) * N);
+    for (int row = 0; row < M; ++row) {
+        for (int col = 0; col < N; ++col) {
+            float total = 0.0f;
+            for (int block = 0; block < blocks; ++block) {
+                float partial = 0.0f;
+                for (int k = K * block / blocks; k < K * (block + 1) / blocks; ++k)
+                    partial = std::fmaf(in.a[row * K + k], in.b[k * N + col], partial);
+                total += partial;
+            }
+            c[static_cast<std::size_t>(row) * N + col] = total;
+        }
+    }
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("the tolerance is 4 sqrt(K) units of 2^-24") {
+    CHECK(matmul::relative_tolerance(1) == doctest::Approx(4 * 0x1.0p-24));
+    CHECK(matmul::relative_tolerance(4096) == doctest::Approx(256 * 0x1.0p-24));
+    CHECK(matmul::relative_tolerance(100) > matmul::relative_tolerance(99));
+}
+
+TEST_CASE("every element is checked up to 1024^3, a sample above") {
+    CHECK(matmul::checks_every_element({1, 1, 1}));
+    CHECK(matmul::checks_every_element({1000, 1000, 1000}));
+    CHECK(matmul::checks_every_element({1024, 1024, 1024}));
+    CHECK_FALSE(matmul::checks_every_element({1025, 1024, 1024}));
+    CHECK_FALSE(matmul::checks_every_element({4096, 4096, 1}));   // 16 M outputs
+    CHECK_FALSE(matmul::checks_every_element({2053, 2053, 2053}));
+}
+
+TEST_CASE("the reference: values and scales in double precision") {
+    // [1 -2 3; 0.5 1 -1] * [1 2; 3 -4; 0.25 1]
+    const Inputs in{{2, 2, 3}, {1, -2, 3, 0.5f, 1, -1}, {1, 2, 3, -4, 0.25f, 1}};
+    const matmul::Reference all = matmul::reference_all(in.a, in.b, in.shape);
+    REQUIRE(all.every_element);
+    CHECK(all.want == std::vector<double>{1 - 6 + 0.75, 2 + 8 + 3, 0.5 + 3 - 0.25, 1 - 4 - 1});
+    CHECK(all.scale == std::vector<double>{1 + 6 + 0.75, 2 + 8 + 3, 0.5 + 3 + 0.25, 1 + 4 + 1});
+    CHECK_THROWS_AS(matmul::reference_all(in.a, in.b, Shape{2, 2, 2}), course::Error);
+}
+
+TEST_CASE("the sampled reference agrees with the full one") {
+    const Inputs in = random_inputs({37, 29, 53}, 7);
+    const matmul::Reference all = matmul::reference_all(in.a, in.b, in.shape);
+    const matmul::Reference some =
+        matmul::reference_at(in.a, in.b, in.shape, matmul::sample_indices(in.shape, 100, 11));
+    REQUIRE_FALSE(some.every_element);
+    REQUIRE(some.indices.size() == some.want.size());
+    for (std::size_t s = 0; s < some.indices.size(); ++s) {
+        CHECK(some.want[s] == doctest::Approx(all.want[some.indices[s]]).epsilon(1e-12));
+        CHECK(some.scale[s] == doctest::Approx(all.scale[some.indices[s]]).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("the sample: the last row, the last column, and seeded random elements") {
+    const Shape shape{300, 200, 10};
+    const auto indices = matmul::sample_indices(shape, 500, 42);
+    CHECK(std::is_sorted(indices.begin(), indices.end()));
+    CHECK(std::adjacent_find(indices.begin(), indices.end()) == indices.end());
+    CHECK(indices.back() < 300u * 200u);
+    for (std::size_t col = 0; col < 200; ++col) CHECK(std::binary_search(indices.begin(), indices.end(), 299 * 200 + col));
+    for (std::size_t row = 0; row < 300; ++row) CHECK(std::binary_search(indices.begin(), indices.end(), row * 200 + 199));
+    // 500 random ones on top of 499 edge elements, less a few repeats.
+    CHECK(indices.size() > 950);
+    CHECK(indices.size() <= 999);
+    CHECK(indices == matmul::sample_indices(shape, 500, 42));
+    CHECK(indices != matmul::sample_indices(shape, 500, 43));
+    CHECK(matmul::sample_indices({1, 1, 1}, 10, 1) == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("FP32 products pass the rule in any order of summation, with room to spare") {
+    // The rule allows 4 sqrt(K) 2^-24 of the scale; on inputs uniform in
+    // [-1, 1] the errors of FP32 sums stay well inside that. This measures
+    // the largest error as a fraction of the tolerance, over 64 x 64 outputs
+    // per K, for one sequential sum and for 8 and 64 partial sums.
+    for (const int K : {1, 17, 129, 1000, 4096}) {
+        const Inputs in = random_inputs({64, 64, K}, 1000 + K);
+        const matmul::Reference reference = matmul::reference_all(in.a, in.b, in.shape);
+        for (const int blocks : {1, 8, 64}) {
+            if (blocks > K) continue;
+            const std::vector<float> c = float_product(in, blocks);
+            const auto result = matmul::compare_with_reference(c.data(), reference);
+            CAPTURE(K);
+            CAPTURE(blocks);
+            CHECK_MESSAGE(result.ok, result.summary());
+            double worst = 0;
+            for (std::size_t i = 0; i < c.size(); ++i)
+                worst = std::max(worst, std::fabs(c[i] - reference.want[i]) /
+                                            (matmul::relative_tolerance(K) * reference.scale[i]));
+            MESSAGE("K = ", K, ", ", blocks, " partial sums: largest error = ", worst, " of the tolerance");
+            CHECK(worst < 0.5);
+        }
+    }
+}
+
+TEST_CASE("the rule catches a dropped term, a wrong index, an unwritten element") {
+    const Inputs in = random_inputs({64, 64, 4096}, 99);
+    const matmul::Reference reference = matmul::reference_all(in.a, in.b, in.shape);
+    const std::vector<float> good = float_product(in, 1);
+    const int N = 64, K = 4096;
+    SUBCASE("one term left out of every dot product: off by |a b|, 0.25 on average") {
+        std::vector<float> c = good;
+        for (int row = 0; row < 64; ++row)
+            for (int col = 0; col < N; ++col) c[row * N + col] -= in.a[row * K + K - 1] * in.b[(K - 1) * N + col];
+        const auto result = matmul::compare_with_reference(c.data(), reference);
+        CHECK_FALSE(result.ok);
+        CHECK(result.mismatches > 64 * 64 * 8 / 10);   // |a b| is below the tolerance (0.016) for about 8%
+    }
+    SUBCASE("a neighbour's value (row and column swapped)") {
+        std::vector<float> c = good;
+        std::swap(c[5 * N + 6], c[6 * N + 5]);
+        const auto result = matmul::compare_with_reference(c.data(), reference);
+        CHECK(result.mismatches == 2);
+        CHECK(result.first_bad == 5 * N + 6);
+        CHECK(result.summary().find("(row 5, col 6)") != std::string::npos);
+    }
+    SUBCASE("NaN, the harness's first poison") {
+        std::vector<float> c = good;
+        c[4095] = std::numeric_limits<float>::quiet_NaN();
+        const auto result = matmul::compare_with_reference(c.data(), reference);
+        CHECK(result.mismatches == 1);
+        CHECK(result.summary().find("got NaN") != std::string::npos);
+    }
+}
+
+TEST_CASE("a sampled check reports the element of C that is wrong") {
+    const Inputs in = random_inputs({40, 30, 20}, 5);
+    const matmul::Reference reference = matmul::reference_at(in.a, in.b, in.shape, {3, 17 * 30 + 29, 39 * 30 + 7});
+    std::vector<float> c = float_product(in, 1);
+    CHECK(matmul::compare_with_reference(c.data(), reference).ok);
+    c[17 * 30 + 29] += 1.0f;
+    c[17 * 30 + 28] += 1.0f;   // not in the sample: not seen
+    const auto result = matmul::compare_with_reference(c.data(), reference);
+    CHECK(result.checked == 3);
+    CHECK(result.mismatches == 1);
+    CHECK(result.first_bad == 17 * 30 + 29);
+    CHECK(result.summary().find("(row 17, col 29)") != std::string::npos);
+}
+
+TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
+    course::Options options;
+    const Shape fallback = matmul::shape_from(options);
+    CHECK((fallback.M == 4096 && fallback.N == 4096 && fallback.K == 4096));
+    options.size = "2053";
+    CHECK(matmul::shape_from(options).describe() == "2053 x 2053 x 2053");
+    options.size = "31x33x17";
+    CHECK(matmul::shape_from(options).describe() == "31 x 33 x 17");
+    options.size = "2^12x2^12+1x1000";
+    CHECK(matmul::shape_from(options).describe() == "4096 x 4097 x 1000");
+    CHECK(matmul::shape_from(options).flops() == doctest::Approx(2.0 * 4096 * 4097 * 1000));
+    options.size = "46340x46340x46340";   // 46340^2 < 2^31
+    CHECK_NOTHROW(matmul::shape_from(options));
+    for (const char* bad : {"46341", "2x3", "0x5x5", "65536x65536x1", "1x1x2^31"}) {
+        options.size = bad;
+        CAPTURE(bad);
+        CHECK_THROWS_AS(matmul::shape_from(options), course::UsageError);
+    }
+}
+
+TEST_CASE("grids: ceil-divided, and an error past 65535 blocks in y") {
+    const dim3 grid = matmul::grid_for(1000, 128, 33, 16);
+    CHECK(grid.x == 8);
+    CHECK(grid.y == 3);
+    CHECK(grid.z == 1);
+    CHECK(matmul::grid_for(65535 * 8, 32, 65535 * 8, 8).y == 65535);
+    CHECK_THROWS_AS(matmul::grid_for(1, 32, 65535 * 8 + 1, 8), course::Error);
+}
