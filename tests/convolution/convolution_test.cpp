@@ -77,7 +77,7 @@ double speedup(const Measured& measured, std::size_t row, Variant variant) {
 
 void check_speedup(const Step& previous, const Step& step, double minimum, Variant variant) {
     const double measured = speedup(ladder_2048({previous, step}), 1, variant);
-    const char* what = variant == Variant::full ? "" : "'s memory-only variant";
+    const std::string what = variant == Variant::full ? "" : "'s memory-only variant";
     CHECK_MESSAGE(measured >= minimum, "step ", course::step_label(step.number), what, " ran at ", measured,
                   "x the speed of step ", course::step_label(previous.number), "'s; at least ", minimum, "x is expected");
 }

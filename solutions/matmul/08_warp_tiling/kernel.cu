@@ -68,7 +68,7 @@ struct Tiles {
     static_assert(kStages * BK * ((BM + kPad) + BN) * 4 <= 48 * 1024,
                   "static shared memory is limited to 48 KiB per block");
 };
-using DefaultTiles = Tiles<128, 128, 8, 32, 64, true>;
+using DefaultTiles = Tiles<128, 128, 16, 32, 64, true>;
 
 template <typename T, bool kChecked>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
