@@ -605,7 +605,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
     {
         course::Rung rung;
         rung.label = "copy";
-        rung.title = "cudaMemcpy2D device to device, same image";
+        rung.title = "device-to-device copy of the same image";
         rung.work = problem.bytes_moved();
         rung = course::measure(harness, rung, copy_run(problem));
         rung.extra_values = {"-", ""};

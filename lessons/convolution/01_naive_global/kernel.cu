@@ -5,7 +5,7 @@
 // input pixels under the filter, read straight from global memory. The
 // launcher below is complete (one thread per pixel, params.block threads per
 // block). README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-01 && build/lessons/convolution/convolution-01`.
+// `meson compile -C build convolution-01 && build/lessons/convolution-01`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

@@ -9,7 +9,7 @@
 // texture fetches from params.texture, and fill in step02_texture_desc().
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-02 && build/lessons/convolution/convolution-02`.
+// `meson compile -C build convolution-02 && build/lessons/convolution-02`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

@@ -10,7 +10,7 @@
 // one 32-bit store.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-03 && build/lessons/convolution/convolution-03`.
+// `meson compile -C build convolution-03 && build/lessons/convolution-03`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

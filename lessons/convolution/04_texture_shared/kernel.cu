@@ -9,7 +9,7 @@
 // shared memory once, and compute one pixel per thread from there.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-04 && build/lessons/convolution/convolution-04`.
+// `meson compile -C build convolution-04 && build/lessons/convolution-04`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

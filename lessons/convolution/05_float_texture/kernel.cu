@@ -9,7 +9,7 @@
 // memory, and compute in float; the result must stay exact.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-05 && build/lessons/convolution/convolution-05`.
+// `meson compile -C build convolution-05 && build/lessons/convolution-05`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

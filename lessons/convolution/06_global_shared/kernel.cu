@@ -11,7 +11,7 @@
 // message: step 06 gets no texture to read.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-06 && build/lessons/convolution/convolution-06`.
+// `meson compile -C build convolution-06 && build/lessons/convolution-06`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

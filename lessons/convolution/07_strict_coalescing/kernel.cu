@@ -9,7 +9,7 @@
 // body read by consecutive threads from consecutive words.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-07 && build/lessons/convolution/convolution-07`.
+// `meson compile -C build convolution-07 && build/lessons/convolution-07`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

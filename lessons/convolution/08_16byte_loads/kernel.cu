@@ -10,7 +10,7 @@
 // the computation's shared-memory reads do now.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-08 && build/lessons/convolution/convolution-08`.
+// `meson compile -C build convolution-08 && build/lessons/convolution-08`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

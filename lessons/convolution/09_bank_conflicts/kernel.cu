@@ -10,7 +10,7 @@
 // through shared memory for the 16-byte store.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-09 && build/lessons/convolution/convolution-09`.
+// `meson compile -C build convolution-09 && build/lessons/convolution-09`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

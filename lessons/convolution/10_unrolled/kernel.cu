@@ -11,7 +11,7 @@
 // unrolled.
 //
 // README.md in this folder explains the step; run your kernel with
-// `meson compile -C build convolution-10 && build/lessons/convolution/convolution-10`.
+// `meson compile -C build convolution-10 && build/lessons/convolution-10`.
 #include "tracks/convolution.h"
 #include "tracks/convolution_device.cuh"
 

@@ -3,7 +3,7 @@
 // Write the kernel body: the thread for (row, col) computes C[row][col], the
 // dot product of row `row` of A with column `col` of B. The launcher below is
 // complete; README.md in this folder explains the step, and
-// `meson compile -C build matmul-01 && build/lessons/matmul/matmul-01 --size 1024`
+// `meson compile -C build matmul-01 && build/lessons/matmul-01 --size 1024`
 // runs your kernel against the CPU reference.
 //
 // All matrices are row-major: A is M x K, so A[row][k] is A[row * K + k];

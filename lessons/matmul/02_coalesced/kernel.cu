@@ -4,7 +4,7 @@
 // thread computes which output, and nothing else, where the TODO(step 02)
 // markers are: threadIdx.x, the index that varies fastest within a warp, must
 // walk along a row of C instead of down a column. README.md in this folder
-// explains why; `meson compile -C build matmul-02 && build/lessons/matmul/matmul-02`
+// explains why; `meson compile -C build matmul-02 && build/lessons/matmul-02`
 // runs your kernel beside the step 01 solution.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"

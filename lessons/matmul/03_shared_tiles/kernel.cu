@@ -4,7 +4,7 @@
 // loading every term of every dot product from global memory. Make each block
 // of 16 x 16 threads stage tiles of A and B in shared memory, where the
 // TODO(step 03) markers are. README.md in this folder explains the step;
-// `meson compile -C build matmul-03 && build/lessons/matmul/matmul-03` runs it.
+// `meson compile -C build matmul-03 && build/lessons/matmul-03` runs it.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"
 

@@ -5,7 +5,7 @@
 // thread compute TM = 8 outputs of one column of C, reusing each value it
 // reads from B's tile 8 times, where the TODO(step 04) markers are. README.md
 // in this folder explains the step; `meson compile -C build matmul-04 &&
-// build/lessons/matmul/matmul-04` runs it.
+// build/lessons/matmul-04` runs it.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"
 

@@ -4,7 +4,7 @@
 // thread. Make each thread compute an 8 x 8 patch of C as an outer product
 // of 8 values of A and 8 of B per term, where the TODO(step 05) markers are.
 // README.md in this folder explains the step; `meson compile -C build
-// matmul-05 && build/lessons/matmul/matmul-05` runs it.
+// matmul-05 && build/lessons/matmul-05` runs it.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"
 

@@ -5,7 +5,7 @@
 // 16-byte (float4) instructions, where the TODO(step 06) markers are:
 // global loads and stores of C, and the reads from shared memory, for which
 // A's tile must be stored transposed. README.md in this folder explains the
-// step; `meson compile -C build matmul-06 && build/lessons/matmul/matmul-06`
+// step; `meson compile -C build matmul-06 && build/lessons/matmul-06`
 // runs it.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"

@@ -5,7 +5,7 @@
 // both, where the TODO(step 07) markers are: spread each thread's 8 rows and
 // 8 columns as two groups of 4, half a tile apart, and pad the rows of As.
 // README.md in this folder explains the step; `meson compile -C build
-// matmul-07 && build/lessons/matmul/matmul-07` runs it.
+// matmul-07 && build/lessons/matmul-07` runs it.
 #include "tracks/matmul.h"
 #include "tracks/matmul_kernels.cuh"
 
