@@ -19,7 +19,7 @@ TEST_CASE("step 08 is faster than step 07 and close to cuBLAS") {
     if (!course::testing::timing_is_meaningful()) return;
     // Thresholds and the figures they come from:
     // lessons/matmul/08_warp_tiling/README.md. The course's goal for step 08,
-    // 90% of cuBLAS at 4096^3, is a benchmark (course-ladders matmul), not
+    // 90% of cuBLAS at 4096^3, is a benchmark (course-targets matmul), not
     // this test: the test leaves room for other GPUs.
     constexpr double kMinimumSpeedupOverStep07 = 1.10;
     constexpr double kMinimumFractionOfCublas = 0.85;
