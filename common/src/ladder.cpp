@@ -95,7 +95,7 @@ bool Report::all_ok() const {
 
 Rung step_rung(int number, const std::string& title, int student_step, double work) {
     Rung rung;
-    rung.label = (number < 10 ? "0" : "") + std::to_string(number);
+    rung.label = step_label(number);
     rung.title = title;
     rung.student = number == student_step;
     rung.work = work;

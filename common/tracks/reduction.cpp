@@ -70,11 +70,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
     Problem problem(n, run.options.seed);
     for (const Step& step : steps) {
-        course::Rung rung;
-        rung.label = course::step_label(step.number);
-        rung.title = step.title;
-        rung.student = step.number == run.student_step;
-        rung.work = problem.bytes_read();
+        course::Rung rung = course::step_rung(step.number, step.title, run.student_step, problem.bytes_read());
         if (const HarrisFigure* g80 = harris_g80(step.number))
             rung.extra_values = {course::format_fixed(g80->ms, 3), course::format_fixed(g80->gbps, 3)};
         ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));
@@ -82,11 +78,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
     course::DeviceBuffer<long long> cub_sum(1);
     CubSum cub(problem.input(), n, cub_sum.data());
-    course::Rung rung;
-    rung.label = "ref";
-    rung.title = "CUB DeviceReduce::Sum";
-    rung.library = true;
-    rung.work = problem.bytes_read();
+    const course::Rung rung = course::reference_rung("CUB DeviceReduce::Sum", problem.bytes_read());
     ladder.rungs.push_back(course::measure(
         run.harness, rung,
         course::KernelRun{
