@@ -576,12 +576,9 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
         params.block = settings.block;
         params.texture = texture.get();
 
-        course::Rung rung;
-        rung.label = course::step_label(step.number);
-        rung.title = step.title;
-        rung.student = step.number == run.student_step;
-        rung.work = problem.bytes_moved();
-        rung = course::measure(harness, rung, problem.run(step.launch, params));
+        course::Rung rung = course::measure(
+            harness, course::step_rung(step.number, step.title, run.student_step, problem.bytes_moved()),
+            problem.run(step.launch, params));
 
         if (&step == &steps.back() && !run.options.output_image.empty())
             course::save_image(run.options.output_image, problem.output());
@@ -617,11 +614,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
 #ifdef COURSE_HAVE_NPP
     if (divisor > 0) {
         NppRung npp(problem, kFilter, divisor, stream);
-        course::Rung rung;
-        rung.label = "ref";
-        rung.title = "NPP nppiFilter_8u_C1R_Ctx";
-        rung.library = true;
-        rung.work = problem.bytes_moved();
+        course::Rung rung = course::reference_rung("NPP nppiFilter_8u_C1R_Ctx", problem.bytes_moved());
         try {
             rung = course::measure(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
         } catch (const course::Error& error) {
