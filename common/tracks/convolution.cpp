@@ -86,12 +86,13 @@ bool aligned_to(const void* pointer, std::size_t bytes) { return reinterpret_cas
 
 // --- Helpers ------------------------------------------------------------------------
 
-dim3 grid_for(const Params& params, int pixels_per_thread) {
+dim3 grid_for(const Params& params, int pixels_per_thread, int rows_per_thread) {
     const long long columns = static_cast<long long>(params.block.x) * pixels_per_thread;
+    const long long rows = static_cast<long long>(params.block.y) * rows_per_thread;
     const long long blocks_x = (params.width + columns - 1) / columns;
-    const long long blocks_y = (params.height + params.block.y - 1) / params.block.y;
+    const long long blocks_y = (params.height + rows - 1) / rows;
     if (blocks_y > 65535) throw course::Error("convolution: the image is too tall for a grid of blocks " +
-                                              std::to_string(params.block.y) + " rows high");
+                                              std::to_string(rows) + " rows high");
     return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
 }
 
@@ -107,24 +108,24 @@ int scale_shift(float scale) {
 }
 
 PackedFilter pack_for_dp4a(const Filter& filter) {
+    for (const int weight : filter.weights)
+        if (weight < -128 || weight > 127)
+            throw course::Error("pack_for_dp4a: weight " + std::to_string(weight) + " does not fit a signed byte");
+    const auto put = [](int& word, int byte, int weight) {
+        word = static_cast<int>(static_cast<unsigned>(word) | (static_cast<unsigned>(weight) & 0xffu) << (8 * byte));
+    };
     PackedFilter packed{};
-    for (int r = 0; r < kFilterSize; ++r) {
-        for (int k = 0; k < 4; ++k) {
-            // The window of output pixel x+k is bytes x+k-2 .. x+k+2; in the
-            // 12 bytes A|B|C (A starts at x-4), tap t is byte k + 2 + t. The
-            // pair of words output k uses starts at A for k = 0, 1 and at B
-            // for k = 2, 3.
-            const int first = k < 2 ? 0 : 4;
-            for (int t = 0; t < kFilterSize; ++t) {
-                const int weight = filter.weights[r * kFilterSize + t];
-                if (weight < -128 || weight > 127)
-                    throw course::Error("pack_for_dp4a: weight " + std::to_string(weight) +
-                                        " does not fit a signed byte");
-                const int byte = k + 2 + t - first;            // 0..7 within the pair
-                const int word = 2 * k + byte / 4;
-                packed.words[r][word] = static_cast<int>(static_cast<unsigned>(packed.words[r][word]) |
-                                                         (static_cast<unsigned>(weight) & 0xffu) << (8 * (byte % 4)));
-            }
+    for (int dx = 0; dx < kFilterSize; ++dx)
+        for (int row = 0; row < 4; ++row) put(packed.columns[dx], row, filter.weights[row * kFilterSize + dx]);
+    constexpr int kLastRow = kFilterSize - 1;
+    for (int k = 0; k < 4; ++k) {
+        // The window of output pixel x+k is bytes x+k-2 .. x+k+2; in the 12
+        // bytes A|B|C (A starts at x-4), tap t is byte k + 2 + t. The pair of
+        // words output k uses starts at A for k = 0, 1 and at B for k = 2, 3.
+        const int first = k < 2 ? 0 : 4;
+        for (int t = 0; t < kFilterSize; ++t) {
+            const int byte = k + 2 + t - first;   // 0..7 within the pair
+            put(packed.last_row[2 * k + byte / 4], byte % 4, filter.weights[kLastRow * kFilterSize + t]);
         }
     }
     return packed;

@@ -126,8 +126,9 @@ struct Step {
 // --- Helpers the launchers share ---------------------------------------------
 
 // The grid that covers the image when each thread produces
-// `pixels_per_thread` consecutive pixels of one row.
-dim3 grid_for(const Params& params, int pixels_per_thread);
+// `pixels_per_thread` consecutive pixels in each of `rows_per_thread`
+// consecutive rows.
+dim3 grid_for(const Params& params, int pixels_per_thread, int rows_per_thread = 1);
 
 // True when `in`, `out` and every row start on a `bytes`-byte boundary
 // (both pointers and the pitch are multiples of `bytes`): only then may a
@@ -138,7 +139,7 @@ bool rows_aligned(const Params& params, int bytes);
 
 // The stride, in 4-byte words, between the rows of a shared-memory tile
 // whose rows need at least `words` words, for blocks `block_width` threads
-// wide (steps 09 and 10). It is a multiple of 4, so rows stay 16-byte
+// wide (step 09). It is a multiple of 4, so rows stay 16-byte
 // aligned; and when the block is narrower than a warp, so that one warp
 // reads 32 / block_width rows at once, each row starts block_width banks
 // after the one before: the rows a warp reads together fall on different
@@ -159,17 +160,25 @@ __host__ __device__ constexpr int conflict_free_stride(int words, int block_widt
 // negative and both clamp to 0. Step 10 uses the shift.
 int scale_shift(float scale);
 
-// The filter's weights laid out for __dp4a, which multiplies the four bytes
-// of one 32-bit word by four signed bytes and adds the products (step 10).
-// Four output pixels x..x+3 of one row need the input bytes x-2..x+5, which
-// lie in three aligned words: A = bytes x-4..x-1, B = x..x+3, C = x+4..x+7.
-// Output pixel x+k, filter row r, is then
-//     dp4a(A, words[r][2k], dp4a(B or C, words[r][2k+1], acc))
-// with the five weights of row r placed at the byte positions their pixels
-// have in those words and zeros elsewhere; see pack_for_dp4a. Throws
-// course::Error if a weight does not fit a signed byte.
+// The filter's weights laid out for dp4a, which multiplies the four bytes of
+// one 32-bit word by four signed bytes and adds the four products (step 10).
+// Step 10 packs pixels two ways:
+//  * a column word: the pixels of one column in four consecutive rows, byte j
+//    from row y-2+j. Filter rows 0..3 of output pixel (x, y) are then five
+//    dp4a, one per column x-2 .. x+2, each with columns[dx] (dx = 0..4): the
+//    weights of rows 0..3 in column dx, byte j from row j.
+//  * a row's own words, for filter row 4: four output pixels x..x+3 of one
+//    row need the input bytes x-2..x+5, which lie in three aligned words,
+//    A = bytes x-4..x-1, B = x..x+3, C = x+4..x+7. Output pixel x+k is then
+//        dp4a(B or C, last_row[2k+1], dp4a(A or B, last_row[2k], acc))
+//    (A and B for k = 0, 1; B and C for k = 2, 3), with row 4's five weights
+//    at the byte positions their pixels have in those words and zeros
+//    elsewhere.
+// 5 + 2 = 7 dp4a per pixel for its 25 products. Throws course::Error if a
+// weight does not fit a signed byte.
 struct PackedFilter {
-    int words[kFilterSize][8];   // [row][2k]: with A (k = 0, 1) or B (k = 2, 3); [row][2k+1]: with B (k = 0, 1) or C (k = 2, 3)
+    int columns[kFilterSize];   // [dx]: weights (0, dx) .. (3, dx), one signed byte each
+    int last_row[8];            // [2k]: with A (k = 0, 1) or B (k = 2, 3); [2k+1]: with B (k = 0, 1) or C (k = 2, 3)
 };
 PackedFilter pack_for_dp4a(const Filter& filter);
 

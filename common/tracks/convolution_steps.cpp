@@ -34,7 +34,7 @@ course::Track track() {
         {9, "bank conflicts resolved", step09_bank_conflicts},
 #endif
 #if COURSE_LAST_STEP >= 10
-        {10, "unrolled, 4 products per instruction", step10_unrolled},
+        {10, "unrolled into registers, dp4a", step10_unrolled},
 #endif
     };
     course::Track track;

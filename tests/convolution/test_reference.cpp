@@ -194,32 +194,43 @@ TEST_CASE("scale_shift finds the powers of two, and only them") {
     }
 }
 
-TEST_CASE("the dp4a layout of the weights gives each pixel's 5-tap row sum") {
+TEST_CASE("the dp4a layout of the weights gives each pixel's 25-tap sum") {
     const convolution::PackedFilter packed = convolution::pack_for_dp4a(kFilter);
     course::Rng rng(17);
     for (int trial = 0; trial < 500; ++trial) {
-        std::uint8_t bytes[12];   // A | B | C: pixels x-4 .. x+7
-        for (auto& b : bytes) b = static_cast<std::uint8_t>(rng.integer(0, 255));
-        const std::uint32_t a = word_of(bytes), b = word_of(bytes + 4), c = word_of(bytes + 8);
-        for (int r = 0; r < kFilterSize; ++r) {
-            for (int k = 0; k < 4; ++k) {
-                int want = 0;
-                for (int t = 0; t < kFilterSize; ++t) want += kFilter.weights[r * kFilterSize + t] * bytes[4 + k - 2 + t];
-                const std::uint32_t first = k < 2 ? a : b, second = k < 2 ? b : c;
-                const int got = dp4a(second, packed.words[r][2 * k + 1], dp4a(first, packed.words[r][2 * k], 0));
-                CAPTURE(r);
-                CAPTURE(k);
-                REQUIRE(got == want);
+        // Five input rows under four output pixels x .. x+3, each row as
+        // A | B | C: pixels x-4 .. x+7.
+        std::uint8_t rows[kFilterSize][12];
+        for (auto& row : rows)
+            for (auto& b : row) b = static_cast<std::uint8_t>(rng.integer(0, 255));
+        for (int k = 0; k < 4; ++k) {
+            int want = 0;
+            for (int r = 0; r < kFilterSize; ++r)
+                for (int t = 0; t < kFilterSize; ++t) want += kFilter.weights[r * kFilterSize + t] * rows[r][4 + k - 2 + t];
+            // Rows 0..3: one column word per tap column, byte j from row j.
+            int got = 0;
+            for (int dx = 0; dx < kFilterSize; ++dx) {
+                const int column = 4 + k - 2 + dx;
+                const std::uint8_t down[4] = {rows[0][column], rows[1][column], rows[2][column], rows[3][column]};
+                got = dp4a(word_of(down), packed.columns[dx], got);
             }
+            // Row 4: two of its words A, B, C.
+            const std::uint8_t* last = rows[kFilterSize - 1];
+            const std::uint32_t first = word_of(last + (k < 2 ? 0 : 4)), second = word_of(last + (k < 2 ? 4 : 8));
+            got = dp4a(second, packed.last_row[2 * k + 1], dp4a(first, packed.last_row[2 * k], got));
+            CAPTURE(k);
+            REQUIRE(got == want);
         }
     }
     convolution::Filter big = kFilter;
     big.weights[3] = 200;
     CHECK_THROWS_AS(convolution::pack_for_dp4a(big), course::Error);
+    big.weights[3] = -129;
+    CHECK_THROWS_AS(convolution::pack_for_dp4a(big), course::Error);
 }
 
 TEST_CASE("conflict_free_stride: 16-byte rows, and the rows a warp reads on different banks") {
-    CHECK(convolution::conflict_free_stride(72, 16) == 80);   // the 16x16 tile of steps 09 and 10
+    CHECK(convolution::conflict_free_stride(72, 16) == 80);   // the 16x16 tile of step 09
     CHECK(convolution::conflict_free_stride(64, 16) == 80);   // its staging rows
     for (const int width : {1, 2, 3, 4, 8, 16, 19, 32, 64}) {
         for (const int words : {1, 5, 8, 40, 72, 136, 264}) {

@@ -1,14 +1,17 @@
-// Convolution, step 10: unrolled, whole words, four products per instruction.
-//                                                           (your starting point)
+// Convolution, step 10: unrolled into registers, four products per
+// instruction.                                              (your starting point)
 //
 // This file is the solution of step 09, renamed to step 10's launcher: it
 // compiles, runs and is correct, at step 09's speed.
 // Change it where the TODO(step 10) markers are.
 //
-// Do the computation on 32-bit words: three 4-byte shared loads per filter
-// row instead of eight 1-byte loads, four byte products per instruction
-// (dp4a) instead of one, a shift for the power-of-two scale, every loop
-// unrolled.
+// This step replaces the kernel's structure, not a line of it: no shared
+// memory at all. Each thread computes a strip of 16 pixels x 2 rows from the
+// 6 input rows under it, loaded straight from global memory into registers
+// (the caches serve the rows and words neighbouring strips share), and does
+// the arithmetic on whole words: dp4a on "column words", a shift for the
+// power-of-two scale, every loop unrolled so that every array stays in
+// registers.
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-10 && build/lessons/convolution-10`.
@@ -28,16 +31,34 @@ constexpr int kWordsPerThread = kPixelsPerThread / 4;
 constexpr int kApron = 16;
 constexpr int kColumns = 4 + 2 * kRadius;   // the 8 columns under one word's four windows
 
-// TODO(step 10): three helpers.
-//  * What the arithmetic needs, prepared once by the launcher:
-//      struct Arithmetic { convolution::PackedFilter packed; int shift; float scale; };
-//    (convolution::pack_for_dp4a lays the weights out for dot4;
-//    convolution::scale_shift gives k when the scale is 2^-k, else -1).
+// TODO(step 10): the helpers.
+//  * struct Arithmetic { convolution::PackedFilter packed; int shift; float scale; },
+//    prepared once by the launcher: convolution::pack_for_dp4a lays the
+//    weights out (PackedFilter in tracks/convolution.h says how), and
+//    convolution::scale_shift gives k when the scale is 2^-k, else -1.
 //  * dot4(pixels, weights, acc): the PTX instruction dp4a.u32.s32 (inline
 //    asm), acc plus the four products of the unsigned bytes of `pixels` and
 //    the signed bytes of `weights`.
-//  * finish<kShift>(sum, shift, scale): (sum >> shift) clamped to 0..255, or
+//  * finishing four sums into one word: (sum >> shift) clamped to 0..255 (two
+//    PTX cvt.pack.sat.u8.s32.b32 clamp and pack all four), or
 //    scale_and_clamp(sum, scale) when the scale is not a power of two.
+//  * struct Row { std::uint32_t words[6]; }: one input row under a strip
+//    starting at x, pixels x-4 .. x+19; and load_row: one 16-byte load and
+//    two 4-byte loads. Near the image's edges (or with rows that are not
+//    16-byte aligned) it must clamp the row (device::clamped_row) and check
+//    every word (device::load_word); everywhere else it needs no checks.
+//  * slide_down(column, row, i): column word i (column x-2+i: rows y-2 ..
+//    y+1, the oldest in byte 0) moved down one row, with __byte_perm.
+//
+// TODO(step 10): the kernel. Thread (x, y0) with x = 16 * (global thread x)
+// and y0 = 2 * (global thread y): load rows y0-2 .. y0+1 and build the 20
+// column words; then for y = y0, y0+1: load row y+2; each pixel's sum is 5
+// dot4 on its 5 column words (rows 0..3 of the filter) and 2 dot4 on row
+// y+2's words (row 4); finish, store 16 bytes; slide every column word down.
+// A strip wholly inside the frame (almost all of them) takes a path with no
+// clamping and no checks; the strips at the edges copy their frame pixels
+// through, as before. #pragma unroll every loop, and bound the kernel with
+// __launch_bounds__(1024), since --block accepts blocks that large.
 template <bool kMemoryOnly, bool kAligned>
 __global__ void unrolled(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t shared[];
@@ -75,14 +96,6 @@ __global__ void unrolled(const convolution::Params p) {
         const std::uint8_t* window = &tile[threadIdx.y * tile_pitch + 4 * w + kApron - kRadius];
         const std::uint32_t centre = *reinterpret_cast<const std::uint32_t*>(&window[kRadius * tile_pitch + kRadius]);
         std::uint32_t word = centre;
-        // TODO(step 10): the word's sums on whole words: per filter row dy, the three
-        // tile words left (pixels x-4 .. x-1), middle (x .. x+3), right (x+4 ..
-        // x+7) of the word's pixels x .. x+3 (three 4-byte loads, not 8 byte
-        // loads), and two dot4 per pixel with a.packed.words[dy][0..7] (see
-        // PackedFilter in tracks/convolution.h for which word goes with which).
-        // Then the four results through finish<kShift>, packed into the word.
-        // Unroll everything (#pragma unroll on the word loop and the row loop), so
-        // every index is a constant.
         if (!kMemoryOnly) {
             int sum[4] = {};
             for (int dy = 0; dy < kFilterSize; ++dy) {
@@ -111,9 +124,9 @@ __global__ void unrolled(const convolution::Params p) {
 }  // namespace
 
 void convolution::step10_unrolled(const Params& p, cudaStream_t stream) {
-    // TODO(step 10): build the Arithmetic (pack_for_dp4a(p.filter),
-    // scale_shift(p.filter.scale), p.filter.scale), pass it to the kernel, and
-    // pick kShift = (shift >= 0) in the table of kernels.
+    // TODO(step 10): build the Arithmetic, pass it to the kernel, pick
+    // kShift = (shift >= 0) in the table of kernels, launch with no shared
+    // memory on grid_for(p, 16, 2): 16 pixels and 2 rows per thread.
     using Kernel = void (*)(Params);
     const Kernel kernels[2][2] = {{unrolled<false, false>, unrolled<false, true>},
                                   {unrolled<true, false>, unrolled<true, true>}};
