@@ -9,6 +9,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/kernel_copy.h"
 #include "course/runner.h"
 #include "course/track.h"
 
@@ -24,8 +25,11 @@ namespace basics {
 // enqueues the kernel on `stream` and checks the launch (CUDA_CHECK_LAUNCH).
 using Launcher = void (*)(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
 
+// The launchers, one per step (inline namespace: see course/kernel_copy.h).
+inline namespace COURSE_KERNEL_COPY {
 void step01_vector_add(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
 void step02_grid_stride(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
+}  // inline namespace COURSE_KERNEL_COPY
 
 struct Step {
     int number;

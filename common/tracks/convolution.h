@@ -22,6 +22,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/kernel_copy.h"
 #include "course/image.h"
 #include "course/runner.h"
 #include "course/texture.h"
@@ -101,6 +102,8 @@ using Launcher = void (*)(const Params& params, cudaStream_t stream);
 // track binds the input to a texture object made with it.
 using TextureDescriber = cudaTextureDesc (*)();
 
+// The launchers, one per step (inline namespace: see course/kernel_copy.h).
+inline namespace COURSE_KERNEL_COPY {
 void step01_naive_global(const Params& params, cudaStream_t stream);
 void step02_texture(const Params& params, cudaStream_t stream);
 cudaTextureDesc step02_texture_desc();
@@ -115,6 +118,7 @@ void step07_strict_coalescing(const Params& params, cudaStream_t stream);
 void step08_16byte_loads(const Params& params, cudaStream_t stream);
 void step09_bank_conflicts(const Params& params, cudaStream_t stream);
 void step10_unrolled(const Params& params, cudaStream_t stream);
+}  // inline namespace COURSE_KERNEL_COPY
 
 struct Step {
     int number;

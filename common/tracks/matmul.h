@@ -46,6 +46,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/kernel_copy.h"
 #include "course/runner.h"
 #include "course/track.h"
 
@@ -65,6 +66,8 @@ using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N
 // fast path's kernel, where a step has two).
 using Attributes = cudaFuncAttributes (*)();
 
+// The launchers, one per step (inline namespace: see course/kernel_copy.h).
+inline namespace COURSE_KERNEL_COPY {
 void step01_naive(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
 void step02_coalesced(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
 void step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
@@ -82,6 +85,7 @@ cudaFuncAttributes step05_2d_blocking_attributes();
 cudaFuncAttributes step06_vector_loads_attributes();
 cudaFuncAttributes step07_bank_conflicts_attributes();
 cudaFuncAttributes step08_warp_tiling_attributes();
+}  // inline namespace COURSE_KERNEL_COPY
 
 // The library rung, with the steps' signature: cublasSgemm in FP32 with
 // CUBLAS_PEDANTIC_MATH (no tensor cores, no TF32, no reduced-precision

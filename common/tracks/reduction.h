@@ -12,6 +12,7 @@
 
 #include "course/check.h"
 #include "course/compare.h"
+#include "course/kernel_copy.h"
 #include "course/runner.h"
 #include "course/track.h"
 
@@ -30,6 +31,8 @@ namespace reduction {
 // finishes, ready for its next launch.
 using Launcher = void (*)(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 
+// The launchers, one per step (inline namespace: see course/kernel_copy.h).
+inline namespace COURSE_KERNEL_COPY {
 void step01_interleaved_divergent(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 void step02_interleaved_strided(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 void step03_sequential(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
@@ -39,6 +42,7 @@ void step06_complete_unroll(const int* in, std::size_t n, long long* sum, long l
 void step07_many_per_thread(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 void step08_warp_shuffles(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 void step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
+}  // inline namespace COURSE_KERNEL_COPY
 
 // Scratch for any step: partial sums of every pass (at most n / 64 + a few
 // per pass for blocks that sum at least 128 elements) plus counters.

@@ -2,6 +2,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "speed_rule.h"
 
 namespace convolution::testing {
 
@@ -58,28 +59,34 @@ void check_reads_through_texture(const Step& step) {
     }
 }
 
-Measured ladder_2048(const std::vector<Step>& steps) {
+void check_speed(std::vector<Step> steps, bool memory_only_too, const std::string& advice) {
+    REQUIRE_MESSAGE((steps.size() == 2 || steps.size() == 3), "a race is [previous,] reference, graded");
+    const std::size_t graded = steps.size() - 1;
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        titles.push_back(i == graded ? course::testing::graded_title(steps[i].number)
+                                     : course::testing::solution_title(steps[i].number));
+    for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
     course::Options options;
     options.size = "2048";
     for (const auto& spec : track_options()) options.extra[spec.name] = spec.default_value;
-    Measured measured = measure_ladder(steps, course::TrackRun{options, course::testing::harness(), steps.back().number},
-                                       /*references=*/false);
-    MESSAGE(course::format_table({course::testing::harness().device, {measured.ladder}}));
-    return measured;
-}
 
-double speedup(const Measured& measured, std::size_t row, Variant variant) {
-    REQUIRE_MESSAGE(measured.ladder.all_ok(), "a step failed its check; see the table");
-    REQUIRE(row > 0);
-    if (variant == Variant::full) return course::speedup_vs_previous(measured.ladder, row).value();
-    return measured.memory_only.at(row - 1).value().median_ms / measured.memory_only.at(row).value().median_ms;
-}
-
-void check_speedup(const Step& previous, const Step& step, double minimum, Variant variant) {
-    const double measured = speedup(ladder_2048({previous, step}), 1, variant);
-    const std::string what = variant == Variant::full ? "" : "'s memory-only variant";
-    CHECK_MESSAGE(measured >= minimum, "step ", course::step_label(step.number), what, " ran at ", measured,
-                  "x the speed of step ", course::step_label(previous.number), "'s; at least ", minimum, "x is expected");
+    const auto race = [&] {
+        Measured measured = measure_ladder(
+            steps, course::TrackRun{options, course::testing::harness(), steps.back().number}, /*references=*/false);
+        course::testing::SpeedAttempt attempt;
+        attempt.table = course::testing::mark_and_format(measured.ladder, graded);
+        REQUIRE_MESSAGE(measured.ladder.all_ok(), attempt.table);
+        attempt.measures.push_back({"time", course::testing::fraction_of_reference(measured.ladder, graded)});
+        if (memory_only_too) {
+            const auto& reference = measured.memory_only.at(graded - 1);
+            const auto& mine = measured.memory_only.at(graded);
+            REQUIRE((reference.has_value() && mine.has_value()));
+            attempt.measures.push_back({"memory-only time", reference->median_ms / mine->median_ms});
+        }
+        return attempt;
+    };
+    course::testing::check_speed_rule("convolution " + course::step_label(steps.back().number), race, advice);
 }
 
 }  // namespace convolution::testing

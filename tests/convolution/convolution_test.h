@@ -1,7 +1,8 @@
 // Shared by the convolution grading tests: the shapes every step is checked
-// at, and the ladder at 2048x2048 that the speed requirements read.
+// at, and the race at 2048x2048 that the speed rule reads.
 #pragma once
 
+#include "speed_rule.h"
 #include "tracks/convolution.h"
 
 #include <cstddef>
@@ -36,21 +37,12 @@ void check_every_shape(const Step& step);
 // texture step reads the input only through the texture.
 void check_reads_through_texture(const Step& step);
 
-// The ladder of `steps` at 2048x2048 (the talk's size; no copy, no NPP),
-// the last step marked as the student's. Prints the table.
-Measured ladder_2048(const std::vector<Step>& steps);
-
-// Which times a speed requirement compares: the full kernels', or their
-// memory-only variants'.
-enum class Variant { full, memory_only };
-
-// Time of row - 1 over time of row, for `variant`. The ladder must have
-// passed its checks.
-double speedup(const Measured& measured, std::size_t row, Variant variant = Variant::full);
-
-// Runs `previous` and `step` at 2048x2048 in one ladder and checks that
-// `step` is at least `minimum` times as fast as `previous` (or, with
-// Variant::memory_only, its memory-only variant as fast as previous's).
-void check_speedup(const Step& previous, const Step& step, double minimum, Variant variant = Variant::full);
+// The speed rule (tests/speed_rule.h) at 2048x2048 (the talk's size; no copy,
+// no NPP): `steps` are the step before's solution (left out for step 01), the
+// reference solution of the step, and the kernel graded, last. The graded
+// kernel must run at least 0.85x as fast as the reference; with
+// `memory_only_too`, its memory-only variant too (for the steps that change
+// only how the tile is loaded).
+void check_speed(std::vector<Step> steps, bool memory_only_too, const std::string& advice);
 
 }  // namespace convolution::testing

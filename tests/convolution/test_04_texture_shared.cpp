@@ -6,11 +6,15 @@
 #include "convolution_test.h"
 #include "gpu_test.h"
 
+COURSE_SOLUTION_LAUNCHER(convolution, step04_texture_shared)
+COURSE_SOLUTION_LAUNCHER(convolution, step04_texture_desc)
+
 namespace {
 
 using namespace convolution;
 
 const Step kStep{4, "step 04", step04_texture_shared, step04_texture_desc};
+const Step kReference{4, "", solution::step04_texture_shared, solution::step04_texture_desc};
 const Step kPrevious{3, "step 03 (solution)", step03_texture_4px, step03_texture_desc};
 }  // namespace
 
@@ -18,10 +22,12 @@ TEST_CASE("step 04 is exact at every grading size, pitch and block shape") { tes
 
 TEST_CASE("step 04 reads its input through the texture") { testing::check_reads_through_texture(kStep); }
 
-TEST_CASE("step 04 is at least 1.20x as fast as step 03") {
+TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // About 1.6 texture fetches per pixel (a 20x20 tile for 16x16 pixels)
-    // instead of 10, and the 25 reads per pixel from shared memory.
-    constexpr double kMinimumSpeedupOverStep03 = 1.20;
-    testing::check_speedup(kPrevious, kStep, kMinimumSpeedupOverStep03);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/convolution/04_texture_shared/README.md.
+    testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
+                         "the tile and its apron loaded from the texture into shared memory once, then the 25 "
+                         "reads from shared memory; the README's Nsight Compute command counts the texture and "
+                         "shared loads");
 }

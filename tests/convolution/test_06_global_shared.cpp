@@ -6,20 +6,24 @@
 #include "convolution_test.h"
 #include "gpu_test.h"
 
+COURSE_SOLUTION_LAUNCHER(convolution, step06_global_shared)
+
 namespace {
 
 using namespace convolution;
 
 const Step kStep{6, "step 06", step06_global_shared};
+const Step kReference{6, "", solution::step06_global_shared};
 const Step kPrevious{5, "step 05 (solution)", step05_float_texture, step05_texture_desc};
 }  // namespace
 
 TEST_CASE("step 06 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
-TEST_CASE("step 06 is at least 1.30x as fast as step 05") {
+TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
-    // Four pixels per thread from a shared tile: 40 shared-memory reads for
-    // four pixels instead of 100, and no texture fetches at all.
-    constexpr double kMinimumSpeedupOverStep05 = 1.30;
-    testing::check_speedup(kPrevious, kStep, kMinimumSpeedupOverStep05);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/convolution/06_global_shared/README.md.
+    testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
+                         "the tile loaded from global memory (not the texture) into shared memory, four pixels per "
+                         "thread; the README's Nsight Compute command counts the global loads");
 }

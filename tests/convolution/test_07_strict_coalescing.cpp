@@ -6,21 +6,25 @@
 #include "convolution_test.h"
 #include "gpu_test.h"
 
+COURSE_SOLUTION_LAUNCHER(convolution, step07_strict_coalescing)
+
 namespace {
 
 using namespace convolution;
 
 const Step kStep{7, "step 07", step07_strict_coalescing};
+const Step kReference{7, "", solution::step07_strict_coalescing};
 const Step kPrevious{6, "step 06 (solution)", step06_global_shared};
 }  // namespace
 
 TEST_CASE("step 07 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
-TEST_CASE("step 07's memory traffic is at least 1.05x as fast as step 06's") {
+TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The step changes only how the tile is loaded (aligned words instead of
-    // shifted bytes), so the memory-only variants show it; the full kernels
-    // differ by less than the computation they share.
-    constexpr double kMinimumMemoryOnlySpeedupOverStep06 = 1.05;
-    testing::check_speedup(kPrevious, kStep, kMinimumMemoryOnlySpeedupOverStep06, testing::Variant::memory_only);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/convolution/07_strict_coalescing/README.md.
+    testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/true,
+                         "the tile loaded as aligned 32-bit words, a warp reading one contiguous stretch of each "
+                         "row (the memory-only time shows the load alone); the README's Nsight Compute command "
+                         "counts the load instructions and sectors");
 }

@@ -6,22 +6,25 @@
 #include "convolution_test.h"
 #include "gpu_test.h"
 
+COURSE_SOLUTION_LAUNCHER(convolution, step08_16byte_loads)
+
 namespace {
 
 using namespace convolution;
 
 const Step kStep{8, "step 08", step08_16byte_loads};
+const Step kReference{8, "", solution::step08_16byte_loads};
 const Step kPrevious{7, "step 07 (solution)", step07_strict_coalescing};
 }  // namespace
 
 TEST_CASE("step 08 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
-TEST_CASE("step 08's memory traffic is at least 1.10x as fast as step 07's") {
+TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
-    // What 16-byte words buy: the same bytes with a quarter of the load and
-    // store instructions. The full kernel may well be slower than step 07's
-    // (the talk's was: bank conflicts, the subject of step 09), so the
-    // requirement is on the memory-only variants.
-    constexpr double kMinimumMemoryOnlySpeedupOverStep07 = 1.10;
-    testing::check_speedup(kPrevious, kStep, kMinimumMemoryOnlySpeedupOverStep07, testing::Variant::memory_only);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/convolution/08_16byte_loads/README.md.
+    testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/true,
+                         "the tile loaded and the pixels stored as 16-byte words (uint4) where the rows are "
+                         "aligned (the memory-only time shows the load alone); the README's Nsight Compute command "
+                         "counts the load instructions");
 }

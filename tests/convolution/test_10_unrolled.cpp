@@ -8,11 +8,14 @@
 
 #include "course/launches.h"
 
+COURSE_SOLUTION_LAUNCHER(convolution, step10_unrolled)
+
 namespace {
 
 using namespace convolution;
 
 const Step kStep{10, "step 10", step10_unrolled};
+const Step kReference{10, "", solution::step10_unrolled};
 const Step kPrevious{9, "step 09 (solution)", step09_bank_conflicts};
 }  // namespace
 
@@ -45,10 +48,12 @@ TEST_CASE("step 10 keeps its rows in registers: no shared memory, 16x2 pixels pe
                   " threads for 2048x2048 pixels");
 }
 
-TEST_CASE("step 10 is at least 1.25x as fast as step 09") {
+TEST_CASE("step 10 runs at least 0.85x as fast as the reference solution of step 10") {
     if (!course::testing::timing_is_meaningful()) return;
-    // 7 dot products per pixel on words already in registers, instead of 25
-    // byte loads from shared memory and 25 multiply-adds.
-    constexpr double kMinimumSpeedupOverStep09 = 1.25;
-    testing::check_speedup(kPrevious, kStep, kMinimumSpeedupOverStep09);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/convolution/10_unrolled/README.md.
+    testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
+                         "the 16x2 strips with their six rows in registers (every loop unrolled, no shared memory) "
+                         "and the seven dp4a per pixel on column words; the README's Nsight Compute command counts "
+                         "the instructions per pixel");
 }

@@ -1,9 +1,10 @@
 // Shared by the matmul grading tests: the grading shapes, the correctness
-// sweep over them, and the race against the previous step's solution.
+// sweep over them, and the race against the reference solution of the step.
 #pragma once
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "speed_rule.h"
 #include "tracks/matmul.h"
 
 #include <cstdlib>
@@ -82,34 +83,13 @@ inline void check_registers_only(const cudaFuncAttributes& attributes) {
                   "(#pragma unroll), and mind the register cap that __launch_bounds__ sets");
 }
 
-struct Race {
-    course::Ladder ladder;
-    double speedup = 0;              // mine over previous (time ratio)
-    double fraction_of_cublas = 0;   // mine's GFLOP/s over cuBLAS's
-};
-
-// Runs `previous` (the reference solution of the step before), `mine` and
-// cuBLAS on one problem of `size` (as for --size), in this order, in the same
-// process: the GPU, its clocks and the data are the same for all three.
-// Fails the test if any result is wrong; prints the table.
-inline Race race(const Step& previous, const Step& mine, const std::string& size) {
-    course::Options options;
-    options.size = size;
-    const auto ladders = run_ladder({previous, mine}, course::TrackRun{options, course::testing::harness(), mine.number});
-    const std::string table = course::format_table({course::testing::harness().device, ladders});
-    Race race;
-    race.ladder = ladders.at(0);
-    REQUIRE_MESSAGE(race.ladder.all_ok(), table);
-    MESSAGE(table);
-    race.speedup = course::speedup_vs_previous(race.ladder, 1).value();
-    race.fraction_of_cublas = course::fraction_of_library(race.ladder, 1).value();
-    return race;
-}
-
-// The second step of a race is at least `minimum` times as fast as the first.
-inline void check_speedup(const Race& race, double minimum) {
-    CHECK_MESSAGE(race.speedup >= minimum, "step ", race.ladder.rungs.at(1).label, " ran at ", race.speedup,
-                  "x the speed of step ", race.ladder.rungs.at(0).label, "; at least ", minimum, "x is expected");
+// The speed rule (tests/speed_rule.h) at `size` (as for --size): `graded` at
+// least 0.85x as fast as `reference`, the reference solution of its step,
+// with `previous` (the step before's solution; left out for step 01) in the
+// table for comparison, and cuBLAS last.
+inline void check_speed(std::vector<Step> steps, const std::string& size, const std::string& advice) {
+    course::testing::check_speed_rule("matmul " + course::step_label(steps.back().number), run_ladder, steps, size,
+                                      advice);
 }
 
 }  // namespace matmul::testing

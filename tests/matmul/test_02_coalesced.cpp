@@ -3,19 +3,22 @@
 // against the reference solution (suite "solutions").
 #include "grading.h"
 
+COURSE_SOLUTION_LAUNCHER(matmul, step02_coalesced)
+COURSE_SOLUTION_LAUNCHER(matmul, step02_coalesced_attributes)
+
 TEST_CASE("step 02 computes C = A * B at every grading shape") {
     matmul::testing::check_every_shape(matmul::step02_coalesced, 200);
 }
 
-TEST_CASE("step 02 is coalesced: much faster than step 01") {
+TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The same arithmetic as step 01; only which thread computes which output
-    // changed. A warp that reads 32 rows of A at once (step 01) needs 32
-    // sectors per load where step 02's needs 1 to 4. Threshold and the
-    // figures it comes from: lessons/matmul/02_coalesced/README.md.
-    constexpr double kMinimumSpeedupOverStep01 = 4.0;
-    const auto race = matmul::testing::race({1, "step 01 (solution)", matmul::step01_naive, matmul::step01_naive_attributes},
-                                            {2, "step 02", matmul::step02_coalesced, matmul::step02_coalesced_attributes},
-                                            "2048");
-    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep01);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/matmul/02_coalesced/README.md.
+    matmul::testing::check_speed(
+        {{1, "", matmul::step01_naive, matmul::step01_naive_attributes},
+         {2, "", matmul::solution::step02_coalesced, matmul::solution::step02_coalesced_attributes},
+         {2, "", matmul::step02_coalesced, matmul::step02_coalesced_attributes}},
+        "2048",
+        "which thread index walks along a row of C: threadIdx.x must map to the column, so that a warp's loads of "
+        "B and stores of C are coalesced; the README's Nsight Compute command counts the sectors per request");
 }

@@ -3,6 +3,9 @@
 // reference solution (suite "solutions").
 #include "grading.h"
 
+COURSE_SOLUTION_LAUNCHER(matmul, step04_1d_blocking)
+COURSE_SOLUTION_LAUNCHER(matmul, step04_1d_blocking_attributes)
+
 TEST_CASE("step 04 computes C = A * B at every grading shape") {
     matmul::testing::check_every_shape(matmul::step04_1d_blocking, 400);
 }
@@ -13,14 +16,15 @@ TEST_CASE("step 04 keeps its partial sums in registers") {
     matmul::testing::check_registers_only(matmul::step04_1d_blocking_attributes());
 }
 
-TEST_CASE("step 04 is faster than step 03") {
+TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // 9 shared-memory reads per 8 multiply-adds instead of 2 per 1.
-    // Threshold and the figures it comes from:
-    // lessons/matmul/04_1d_blocking/README.md.
-    constexpr double kMinimumSpeedupOverStep03 = 1.50;
-    const auto race = matmul::testing::race(
-        {3, "step 03 (solution)", matmul::step03_shared_tiles, matmul::step03_shared_tiles_attributes},
-        {4, "step 04", matmul::step04_1d_blocking, matmul::step04_1d_blocking_attributes}, "2048");
-    matmul::testing::check_speedup(race, kMinimumSpeedupOverStep03);
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/matmul/04_1d_blocking/README.md.
+    matmul::testing::check_speed(
+        {{3, "", matmul::step03_shared_tiles, matmul::step03_shared_tiles_attributes},
+         {4, "", matmul::solution::step04_1d_blocking, matmul::solution::step04_1d_blocking_attributes},
+         {4, "", matmul::step04_1d_blocking, matmul::step04_1d_blocking_attributes}},
+        "2048",
+        "each thread computing a column of TM outputs, with its partial sums in registers and B's element reused "
+        "from a register; the README's Nsight Compute command counts the shared loads per FMA");
 }

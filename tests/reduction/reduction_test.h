@@ -1,11 +1,12 @@
 // What every reduction grading test does: check a launcher at the grading
-// sizes, time it against the previous step's solution, and look at what it
-// launches.
+// sizes, race it against the reference solution of its step, and look at
+// what it launches.
 #pragma once
 
 #include "course/launches.h"
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "speed_rule.h"
 #include "tracks/reduction.h"
 
 #include <string>
@@ -26,22 +27,18 @@ inline void check_grading_sizes(reduction::Launcher launch) {
     }
 }
 
-// The ladder of `previous` then `current` at n ints, in one run. Fails the
-// test (REQUIRE) if either result is wrong; prints the table.
-inline course::Ladder race(reduction::Launcher previous, reduction::Launcher current, int current_step, std::size_t n) {
-    course::Options options;
-    options.size = std::to_string(n);
-    const auto ladders = reduction::run_ladder(
-        {{current_step - 1, "previous step (solution)", previous}, {current_step, "this step", current}},
-        course::TrackRun{options, harness(), current_step});
-    const std::string table = course::format_table({harness().device, ladders});
-    REQUIRE_MESSAGE(ladders.at(0).all_ok(), table);
-    MESSAGE(table);
-    return ladders.at(0);
+// The speed rule (tests/speed_rule.h) at n ints: `graded` at least 0.85x as fast
+// as `reference`, the reference solution of step `step`, with `previous` (the
+// step before's solution; nullptr for step 01) in the table for comparison.
+inline void check_speed(int step, reduction::Launcher previous, reduction::Launcher reference,
+                        reduction::Launcher graded, std::size_t n, const std::string& advice) {
+    std::vector<reduction::Step> steps;
+    if (previous != nullptr) steps.push_back({step - 1, "", previous});
+    steps.push_back({step, "", reference});
+    steps.push_back({step, "", graded});
+    course::testing::check_speed_rule("reduction " + course::step_label(step), reduction::run_ladder, steps,
+                                      std::to_string(n), advice);
 }
-
-// This step's speedup over the previous one (row 1 against row 0).
-inline double speedup(const course::Ladder& ladder) { return course::speedup_vs_previous(ladder, 1).value(); }
 
 // The kernels `launch` enqueues for n ints.
 inline course::LaunchRecord launches_for(reduction::Launcher launch, std::size_t n) {

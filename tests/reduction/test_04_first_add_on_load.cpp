@@ -3,6 +3,8 @@
 
 using namespace reduction_test;
 
+COURSE_SOLUTION_LAUNCHER(reduction, step04_first_add_on_load)
+
 TEST_CASE("step 04 sums exactly at every grading size") { check_grading_sizes(reduction::step04_first_add_on_load); }
 
 TEST_CASE("step 04 launches half the blocks: two values per thread") {
@@ -13,9 +15,12 @@ TEST_CASE("step 04 launches half the blocks: two values per thread") {
     CHECK(first.blocks() == (n + 2 * first.threads_per_block() - 1) / (2 * first.threads_per_block()));
 }
 
-TEST_CASE("step 04 is faster than step 03") {
+TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    constexpr double kMinimumSpeedup = 1.40;   // calibration in lessons/reduction/04_first_add_on_load/README.md
-    const auto ladder = race(reduction::step03_sequential, reduction::step04_first_add_on_load, 4, std::size_t{1} << 24);
-    CHECK_MESSAGE(speedup(ladder) >= kMinimumSpeedup, "speedup over step 03: ", speedup(ladder), "x");
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/reduction/04_first_add_on_load/README.md.
+    check_speed(4, reduction::step03_sequential, reduction::solution::step04_first_add_on_load,
+                reduction::step04_first_add_on_load, std::size_t{1} << 24,
+                "half as many blocks, each thread adding two values as it loads them; the README's Nsight Compute "
+                "command shows the grid size");
 }

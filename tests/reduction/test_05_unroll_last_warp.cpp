@@ -5,12 +5,16 @@
 
 using namespace reduction_test;
 
+COURSE_SOLUTION_LAUNCHER(reduction, step05_unroll_last_warp)
+
 TEST_CASE("step 05 sums exactly at every grading size") { check_grading_sizes(reduction::step05_unroll_last_warp); }
 
-TEST_CASE("step 05 is faster than step 04") {
+TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    constexpr double kMinimumSpeedup = 1.12;   // calibration in lessons/reduction/05_unroll_last_warp/README.md
-    const auto ladder = race(reduction::step04_first_add_on_load, reduction::step05_unroll_last_warp, 5,
-                             std::size_t{1} << 24);
-    CHECK_MESSAGE(speedup(ladder) >= kMinimumSpeedup, "speedup over step 04: ", speedup(ladder), "x");
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/reduction/05_unroll_last_warp/README.md.
+    check_speed(5, reduction::step04_first_add_on_load, reduction::solution::step05_unroll_last_warp,
+                reduction::step05_unroll_last_warp, std::size_t{1} << 24,
+                "the last six rounds, done by warp 0 alone with __syncwarp() between them instead of "
+                "__syncthreads(); the README's Nsight Compute command counts the instructions");
 }
