@@ -1,7 +1,8 @@
 // Reduction, step 06: the tree completely unrolled, block size as a template parameter.
 //                                                          (your starting point)
-// This is step 05's solution with the kernel already templated on its block
-// size, and the rounds this step writes out taken out (TODO(step 06)).
+// This is step 05's solution, its kernel and launcher renamed to this
+// step's, with the kernel already templated on its block size, and the
+// rounds this step writes out taken out (TODO(step 06)).
 // README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-06 && build/lessons/reduction-06
 #include "tracks/reduction.h"
@@ -54,7 +55,7 @@ __global__ void reduce_complete_unroll(const T* __restrict__ in, long long* __re
 }  // namespace
 
 void reduction::step06_complete_unroll(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                        cudaStream_t stream) {
+                                       cudaStream_t stream) {
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
