@@ -25,21 +25,21 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     rule, exactly:
       a. Both files lose their leading header comment (the lines before the first line that is
          neither blank nor a // comment): the headers say different things by design.
-      b. The previous solution's kernels are renamed to this step's (the i-th __global__ kernel
+      b. (NN > 01) The previous solution's kernels are renamed to this step's (the i-th __global__ kernel
          to the i-th), and every identifier stepPP_X to this step's: stepNN_<this name><rest>
          if X is <previous name><rest>, else stepNN_X, whichever this step's solution defines.
       c. Both are cut into lines to compare: blank lines are dropped, whitespace runs count as
          one space, and a line that leaves a parenthesis open is joined with the next ones
          until it closes or a line ends in {, } or ; (so a rename that re-wraps an argument
          list changes nothing, and a lambda's body inside a call stays lines of its own).
-      d. difflib compares the two line lists. Every differing hunk must be covered by a TODO
-         block of the starter: a comment containing `TODO(step NN)` (NN = this step) plus the
-         // comment lines right after it, and the CODE_LINES (3) lines after that: the code
-         the TODO talks about. A hunk is covered when one of its starter lines is covered; a
-         hunk that only deletes is covered when the starter line just above or just below
-         the deleted lines is. Where a starter gives the student something new that is not
-         the student's to write (a new launcher, a template parameter), a TODO(step NN)
-         comment says so ("done for you: ...").
+      d. difflib compares the two line lists. Every differing hunk must be covered by a
+         TODO(step NN) marker of the starter (NN = this step): a marker covers its own line and
+         the lines after it through CODE_LINES (3) lines of code, comment lines (the rest of
+         the TODO's text) not counted: the TODO and the code it talks about. A hunk is covered when one of its starter lines is; a hunk
+         that only deletes is covered when the starter line just above or just below the
+         deleted lines is. Where a starter gives the student something new that is not the
+         student's to write (a new launcher, a template parameter), a TODO(step NN) comment
+         says so ("done for you: ...").
     Every starter must also hold a TODO(step NN) marker, and no marker of another step.
 
 Prints one line per lesson, "<track> <folder>: ...", FAIL lines with file:line and the reason,
@@ -234,24 +234,18 @@ def drift(starter_path, reference_path, reference_text, number, renamed):
     ref = logical_lines(reference_text)
     mine = logical_lines(read(starter_path))
     todo = "TODO(step %s)" % number
-    # Which starter lines the TODO blocks cover.
+    # Which starter lines the TODO markers cover: each marker line, and the lines after it
+    # through CODE_LINES lines of code (comment lines not counted).
     covered = [False] * len(mine)
-    k = 0
-    while k < len(mine):
-        if todo in mine[k][1]:
-            end = k
-            while end + 1 < len(mine) and mine[end + 1][2] and TODO_ANY.search(mine[end + 1][1]) is None:
-                end += 1
-            last = end
-            code = 0
-            while last + 1 < len(mine) and code < CODE_LINES and todo not in mine[last + 1][1]:
-                last += 1
-                code += 0 if mine[last][2] else 1
-            for c in range(k, last + 1):
-                covered[c] = True
-            k = end + 1
-        else:
-            k += 1
+    for k, line in enumerate(mine):
+        if todo not in line[1]:
+            continue
+        covered[k] = True
+        code, last = 0, k
+        while last + 1 < len(mine) and code < CODE_LINES:
+            last += 1
+            covered[last] = True
+            code += 0 if mine[last][2] else 1
     matcher = difflib.SequenceMatcher(None, [l[1] for l in ref], [l[1] for l in mine], autojunk=False)
     hunks, problems = 0, []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -275,8 +269,8 @@ def drift(starter_path, reference_path, reference_text, number, renamed):
             where = "%s:%d" % (rel(starter_path), mine[j1][0] if j1 < len(mine) else mine[-1][0])
             what = "%d line(s) of %s%s are missing here, from line %d: `%s`" % (
                 i2 - i1, rel(reference_path), renamed, ref[i1][0], ref[i1][1][:100])
-        problems.append("%s: %s; outside any %s block (the marker, its comment lines and the %d code "
-                        "lines after them)" % (where, what, todo, CODE_LINES))
+        problems.append("%s: %s; no %s marker covers it (a marker covers its own line and the lines "
+                        "after it through %d lines of code)" % (where, what, todo, CODE_LINES))
     return hunks, problems
 
 

@@ -41,8 +41,8 @@ constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
-constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A's tile per thread: 1 (2 at BK = 16)
-constexpr int kBVectors = BK * BN / 4 / kThreads;  // float4s of B's tile per thread: 1 (2 at BK = 16)
+constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A's tile per thread: 1
+constexpr int kBVectors = BK * BN / 4 / kThreads;  // float4s of B's tile per thread: 1
 
 static_assert(TM == 8 && TN == 8, "each thread's outputs are two groups of 4 in each direction");
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the block tile exactly");

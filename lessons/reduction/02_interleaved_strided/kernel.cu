@@ -28,7 +28,7 @@ __global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* 
         // here. Give round s's work to the first threads instead: thread tid adds
         // sum[index + s] into sum[index], with index = 2 * s * tid, when
         // index < kThreads. No %, and whole warps either work or idle.
-        __syncthreads();
+        __syncthreads();   // every round reads what the previous round wrote
     }
     if (tid == 0) partial[blockIdx.x] = sum[0];
 }
