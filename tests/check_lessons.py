@@ -62,10 +62,6 @@ def read(path):
         return f.read()
 
 
-def rel(path):
-    return os.path.relpath(os.path.join(ROOT, path), ROOT)
-
-
 # ---------------------------------------------------------------- kernels
 
 def strip_comments(text):
@@ -151,7 +147,7 @@ def gpu_check_regexes():
     found = []
     for number, line in logical:
         words = line.strip()
-        if words.startswith("profile ") and not words.startswith("profile()"):
+        if words.startswith("profile "):   # a call; the definition reads "profile() {"
             args = shlex.split(words, comments=True)
             patterns = []
             for arg in args[4:]:
@@ -259,16 +255,16 @@ def drift(starter_path, reference_path, reference_text, number, renamed):
         if ok:
             continue
         if j2 > j1:
-            where = "%s:%d" % (rel(starter_path), mine[j1][0])
+            where = "%s:%d" % (starter_path, mine[j1][0])
             if i2 > i1:
-                what = "`%s` differs from %s:%d%s: `%s`" % (mine[j1][1][:100], rel(reference_path), ref[i1][0],
+                what = "`%s` differs from %s:%d%s: `%s`" % (mine[j1][1][:100], reference_path, ref[i1][0],
                                                           renamed, ref[i1][1][:100])
             else:
-                what = "`%s` is not in %s" % (mine[j1][1][:100], rel(reference_path))
+                what = "`%s` is not in %s" % (mine[j1][1][:100], reference_path)
         else:
-            where = "%s:%d" % (rel(starter_path), mine[j1][0] if j1 < len(mine) else mine[-1][0])
+            where = "%s:%d" % (starter_path, mine[j1][0] if j1 < len(mine) else mine[-1][0])
             what = "%d line(s) of %s%s are missing here, from line %d: `%s`" % (
-                i2 - i1, rel(reference_path), renamed, ref[i1][0], ref[i1][1][:100])
+                i2 - i1, reference_path, renamed, ref[i1][0], ref[i1][1][:100])
         problems.append("%s: %s; no %s marker covers it (a marker covers its own line and the lines "
                         "after it through %d lines of code)" % (where, what, todo, CODE_LINES))
     return hunks, problems
@@ -408,6 +404,10 @@ def main():
     gpu_count = len(gpu_regexes)
     if not gpu_regexes:
         track_problems.append("%s: no kernel regexes found to check (profile calls, for kernel in lists)" % gpu_path)
+    for rx_track, pattern, line in gpu_regexes:
+        if rx_track not in track_steps:
+            track_problems.append("%s:%d: regex %s profiles track %s, which has no lessons" % (
+                gpu_path, line, pattern, rx_track))
     for p in track_problems:
         print("FAIL " + p)
     if not track_problems:
