@@ -368,7 +368,7 @@ def main():
             if rx and not own:
                 problems.append("%s: none of its %d regexes matches this step's kernel (%s); they match only "
                                 "earlier steps' kernels" % (readme, len(rx), ", ".join(theirs)))
-            notes.append("%d regex%s (%d of this step)" % (len(rx), "" if len(rx) == 1 else "es", own))
+            notes.append("%d regex%s" % (len(rx), "" if len(rx) == 1 else "es"))
 
             # 3. drift
             starter_text = read(starter)
