@@ -16,10 +16,11 @@ namespace {
 using convolution::kFilterSize;
 using convolution::kRadius;
 
-// kMemoryOnly: the "memory only" variant the ladder times as well. It must
-// do the same 25 loads and the same store, but combine the pixels with an
-// XOR (mix ^= pixel) instead of the weighted sum, and store the low byte of
-// the XOR. (The loads must feed the result, or the compiler drops them.)
+// TODO(step 01): kMemoryOnly is the "memory only" variant the ladder times
+// as well. It must do the same 25 loads and the same store, but combine the
+// pixels with an XOR (mix ^= pixel) instead of the weighted sum, and store
+// the low byte of the XOR. (The loads must feed the result, or the compiler
+// drops them.)
 template <bool kMemoryOnly>
 __global__ void naive_global(const convolution::Params p) {
     // TODO(step 01): this thread's pixel: x from blockIdx.x, blockDim.x and

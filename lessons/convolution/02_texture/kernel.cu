@@ -23,6 +23,7 @@ using convolution::kRadius;
 // TODO(step 02): a helper that fetches texel (x, y) from the texture:
 // tex2D<unsigned char>(texture, x + 0.5f, y + 0.5f). With unnormalized
 // coordinates texel (x, y) covers [x, x + 1) x [y, y + 1); + 0.5 is its centre.
+
 // kMemoryOnly: the same 25 loads and the same store, but the pixels are
 // combined with an XOR instead of the weighted sum (the loads must still feed
 // the result, or the compiler would drop them).

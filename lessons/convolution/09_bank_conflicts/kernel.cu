@@ -63,8 +63,10 @@ __global__ void conflict_free(const convolution::Params p) {
     // consecutive bytes (words 4tx .. 4tx + 3 of its staging row) as a uint4
     // and stores it with one 16-byte store. With a second barrier, no thread
     // may return before it.
-    // The frame: only blocks that touch it (the same test for every thread of
-    // the block) need the per-pixel check; the others skip it.
+    // TODO(step 09): the frame. The code below tests every pixel
+    // (is_interior); test the whole block first instead, the same test for
+    // every thread of the block: only blocks that touch the frame need the
+    // per-pixel test, the others (nearly all) can skip it.
     const int x = x0 + kPixelsPerThread * threadIdx.x, y = y0 + threadIdx.y;
     if (x >= p.width || y >= p.height) return;
     // Image pixel x - 2 is tile column 16*threadIdx.x + 14.

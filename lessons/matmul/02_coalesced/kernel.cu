@@ -25,6 +25,7 @@ __global__ void __launch_bounds__(kBlockRows * kBlockCols)
     // row from blockIdx.y and threadIdx.y.
     const int row = blockIdx.x * kBlockRows + threadIdx.x;   // consecutive threads: consecutive rows
     const int col = blockIdx.y * kBlockCols + threadIdx.y;
+    // The grid is rounded up to whole blocks: threads past the edge do nothing.
     if (row >= M || col >= N) return;
     float sum = 0.0f;
     for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kBlockCols * kBlockRows)
                  int K) {
     // TODO(step 03): two __shared__ float arrays, As[kTile][kTile] and
     // Bs[kTile][kTile].
-    const int col = blockIdx.x * kBlockCols + threadIdx.x;
+    const int col = blockIdx.x * kBlockCols + threadIdx.x;   // consecutive threads: consecutive columns
     const int row = blockIdx.y * kBlockRows + threadIdx.y;
     // TODO(step 03): no early return any more: every thread of the block must
     // reach every __syncthreads(), and threads outside C still load their

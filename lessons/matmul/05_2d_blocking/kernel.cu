@@ -16,10 +16,11 @@ namespace {
 using matmul::load_or_zero;
 
 // TODO(step 05): BM = BN = 128, BK = 8, TM = TN = 8: kThreads = (BM / TM) *
-// (BN / TN) = 256 threads, each loading BM * BK / kThreads = 4 elements of
-// A's tile and BK * BN / kThreads = 4 of B's per phase. Also kMinBlocks = 2,
-// for __launch_bounds__(kThreads, kMinBlocks): two blocks per multiprocessor,
-// so at most 65536 / 512 = 128 registers per thread (README.md says why).
+// (BN / TN) = 256 threads, each loading kALoads = BM * BK / kThreads = 4
+// elements of A's tile and kBLoads = BK * BN / kThreads = 4 of B's per
+// phase. Also kMinBlocks = 2, for __launch_bounds__(kThreads, kMinBlocks):
+// two blocks per multiprocessor, so at most 65536 / 512 = 128 registers per
+// thread (README.md says why).
 constexpr int BM = 64;   // rows of C per block
 constexpr int BN = 64;   // columns of C per block
 constexpr int BK = 8;    // terms per phase

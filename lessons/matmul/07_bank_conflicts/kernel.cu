@@ -42,7 +42,7 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     conflict_free(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                 int K) {
+                  int K) {
     // TODO(step 07): pad As's rows: As[BK][BM + kPad].
     __shared__ __align__(16) float As[BK][BM];   // transposed: As[k][m] = A[row0 + m][k0 + k]
     __shared__ __align__(16) float Bs[BK][BN];
@@ -103,7 +103,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 }  // namespace
 
 void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K,
-                                 cudaStream_t stream) {
+                                   cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         conflict_free<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

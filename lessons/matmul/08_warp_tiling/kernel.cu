@@ -41,8 +41,8 @@ constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
-constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A's tile per thread: 1 (2 at BK = 16)
-constexpr int kBVectors = BK * BN / 4 / kThreads;  // float4s of B's tile per thread: 1 (2 at BK = 16)
+constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A's tile per thread: 1
+constexpr int kBVectors = BK * BN / 4 / kThreads;  // float4s of B's tile per thread: 1
 
 static_assert(TM == 8 && TN == 8, "each thread's outputs are two groups of 4 in each direction");
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the block tile exactly");
@@ -54,7 +54,7 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     warp_tiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                  int K) {
+               int K) {
     // TODO(step 08): a stage index in front: As[kStages][BK][BM + kPad],
     // Bs[kStages][BK][BN].
     __shared__ __align__(16) float As[BK][BM + kPad];   // transposed and padded
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 }  // namespace
 
 void matmul::step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K,
-                                   cudaStream_t stream) {
+                                cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         warp_tiled<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

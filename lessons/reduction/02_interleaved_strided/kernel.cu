@@ -1,7 +1,8 @@
 // Reduction, step 02: interleaved addressing with a strided index.
 //                                                          (your starting point)
-// This is step 01's solution, with the line this step changes taken out
-// (TODO(step 02)). README.md in this folder explains the change. Build and run:
+// This is step 01's solution, its kernel and launcher renamed to this
+// step's, with the line this step changes taken out (TODO(step 02)).
+// README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-02 && build/lessons/reduction-02
 #include "tracks/reduction.h"
 
@@ -14,8 +15,8 @@ static_assert((kThreads & (kThreads - 1)) == 0,
 // T is int for the first pass over the input and long long for the passes
 // over partial sums.
 template <typename T>
-__global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long* __restrict__ partial,
-                                             std::size_t n) {
+__global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* __restrict__ partial,
+                                           std::size_t n) {
     __shared__ long long sum[kThreads];
     const unsigned int tid = threadIdx.x;
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + tid;
@@ -27,7 +28,7 @@ __global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long
         // here. Give round s's work to the first threads instead: thread tid adds
         // sum[index + s] into sum[index], with index = 2 * s * tid, when
         // index < kThreads. No %, and whole warps either work or idle.
-        __syncthreads();
+        __syncthreads();   // every round reads what the previous round wrote
     }
     if (tid == 0) partial[blockIdx.x] = sum[0];
 }
@@ -35,11 +36,11 @@ __global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long
 }  // namespace
 
 void reduction::step02_interleaved_strided(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                             cudaStream_t stream) {
+                                           cudaStream_t stream) {
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_interleaved_divergent<<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_interleaved_strided<<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         [](std::size_t count) { return blocks_covering(count, kThreads); });

@@ -1,7 +1,8 @@
 // Reduction, step 03: sequential addressing.
 //                                                          (your starting point)
-// This is step 02's solution, with TODO(step 03) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 02's solution, its kernel and launcher renamed to this
+// step's, with TODO(step 03) markers where this step changes it; README.md
+// in this folder explains the change. Build and run:
 // meson compile -C build reduction-03 && build/lessons/reduction-03
 #include "tracks/reduction.h"
 
@@ -12,7 +13,7 @@ static_assert((kThreads & (kThreads - 1)) == 0,
               "the tree halves the block each round: kThreads must be a power of two");
 
 template <typename T>
-__global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+__global__ void reduce_sequential(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     __shared__ long long sum[kThreads];
     const unsigned int tid = threadIdx.x;
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + tid;
@@ -33,11 +34,11 @@ __global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* 
 }  // namespace
 
 void reduction::step03_sequential(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                           cudaStream_t stream) {
+                                  cudaStream_t stream) {
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_interleaved_strided<<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_sequential<<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         [](std::size_t count) { return blocks_covering(count, kThreads); });

@@ -1,7 +1,8 @@
 // Reduction, step 06: the tree completely unrolled, block size as a template parameter.
 //                                                          (your starting point)
-// This is step 05's solution with the kernel already templated on its block
-// size, and the rounds this step writes out taken out (TODO(step 06)).
+// This is step 05's solution, its kernel and launcher renamed to this
+// step's, with the kernel already templated on its block size, and the
+// rounds this step writes out taken out (TODO(step 06)).
 // README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-06 && build/lessons/reduction-06
 #include "tracks/reduction.h"
@@ -26,12 +27,16 @@ __device__ long long last_warp_sum(long long* sum, unsigned int tid) {
     return v;
 }
 
+// TODO(step 06): done for you: the block size is the template parameter
+// kBlockSize (step 05 used the constant kThreads), checked at compile time
+// below and used for the shared array and the two loads.
 template <unsigned int kBlockSize, typename T>
 __global__ void reduce_complete_unroll(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     static_assert(kBlockSize >= 64 && kBlockSize <= 1024 && (kBlockSize & (kBlockSize - 1)) == 0,
                   "kBlockSize must be a power of two from 64 to 1024");
     __shared__ long long sum[kBlockSize];
     const unsigned int tid = threadIdx.x;
+    // TODO(step 06): done for you: kBlockSize in place of kThreads here too.
     const std::size_t i = blockIdx.x * (2 * static_cast<std::size_t>(kBlockSize)) + tid;
     long long v = i < n ? static_cast<long long>(in[i]) : 0;
     if (i + kBlockSize < n) v += in[i + kBlockSize];
@@ -54,10 +59,11 @@ __global__ void reduce_complete_unroll(const T* __restrict__ in, long long* __re
 }  // namespace
 
 void reduction::step06_complete_unroll(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                        cudaStream_t stream) {
+                                       cudaStream_t stream) {
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
+            // TODO(step 06): done for you: the launch picks the kernel's block size.
             reduce_complete_unroll<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },

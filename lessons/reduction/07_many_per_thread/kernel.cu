@@ -1,7 +1,8 @@
 // Reduction, step 07: many elements per thread.
 //                                                          (your starting point)
-// This is step 06's solution, with TODO(step 07) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 06's solution, its kernel and launcher renamed to this
+// step's, with TODO(step 07) markers where this step changes it; README.md
+// in this folder explains the change. Build and run:
 // meson compile -C build reduction-07 && build/lessons/reduction-07
 #include "tracks/reduction.h"
 
@@ -22,7 +23,7 @@ __device__ long long last_warp_sum(long long* sum, unsigned int tid) {
 }
 
 template <unsigned int kBlockSize, typename T>
-__global__ void reduce_complete_unroll(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+__global__ void reduce_many_per_thread(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     static_assert(kBlockSize >= 64 && kBlockSize <= 1024 && (kBlockSize & (kBlockSize - 1)) == 0,
                   "kBlockSize must be a power of two from 64 to 1024");
     __shared__ long long sum[kBlockSize];
@@ -65,7 +66,7 @@ void reduction::step07_many_per_thread(const int* in, std::size_t n, long long* 
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_complete_unroll<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_many_per_thread<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         // TODO(step 07): cap the grid at one wave: as many blocks as the GPU holds

@@ -1,7 +1,8 @@
 // Reduction, step 08: warp shuffles.
 //                                                          (your starting point)
-// This is step 07's solution, with TODO(step 08) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 07's solution, its kernel and launcher renamed to this
+// step's, with TODO(step 08) markers where this step changes it; README.md
+// in this folder explains the change. Build and run:
 // meson compile -C build reduction-08 && build/lessons/reduction-08
 #include "tracks/reduction.h"
 
@@ -24,7 +25,7 @@ __device__ long long last_warp_sum(long long* sum, unsigned int tid) {
 }
 
 template <unsigned int kBlockSize, typename T>
-__global__ void reduce_many_per_thread(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+__global__ void reduce_warp_shuffles(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     static_assert(kBlockSize >= 64 && kBlockSize <= 1024 && (kBlockSize & (kBlockSize - 1)) == 0,
                   "kBlockSize must be a power of two from 64 to 1024");
     __shared__ long long sum[kBlockSize];
@@ -72,19 +73,19 @@ std::size_t resident_blocks() {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_many_per_thread<kThreads, int>, kThreads, 0));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_warp_shuffles<kThreads, int>, kThreads, 0));
     return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
 }
 
 }  // namespace
 
 void reduction::step08_warp_shuffles(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                       cudaStream_t stream) {
+                                     cudaStream_t stream) {
     static const std::size_t one_wave = resident_blocks();   // asked once per program
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_many_per_thread<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_warp_shuffles<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         [](std::size_t count) { return std::min(blocks_covering(count, 2 * kThreads), one_wave); });

@@ -1,7 +1,8 @@
 // Reduction, step 09: 16-byte loads and a single pass.
 //                                                          (your starting point)
-// This is step 08's solution, with TODO(step 09) markers where this step
-// changes it; README.md in this folder explains the change. Build and run:
+// This is step 08's solution, its kernel and launcher renamed to this
+// step's, with TODO(step 09) markers where this step changes it; README.md
+// in this folder explains the change. Build and run:
 // meson compile -C build reduction-09 && build/lessons/reduction-09
 #include "tracks/reduction.h"
 
@@ -20,7 +21,7 @@ __device__ long long warp_sum(long long v) {
 }
 
 template <unsigned int kBlockSize, typename T>
-__global__ void reduce_warp_shuffles(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
+__global__ void reduce_single_pass(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     static_assert(kBlockSize % kWarpSize == 0 && kBlockSize / kWarpSize <= kWarpSize,
                   "kBlockSize must be a whole number of warps, at most 32 of them (one per lane of warp 0)");
     __shared__ long long warp_totals[kBlockSize / kWarpSize];
@@ -57,20 +58,20 @@ std::size_t resident_blocks() {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_warp_shuffles<kThreads, int>, kThreads, 0));
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_single_pass<kThreads, int>, kThreads, 0));
     return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
 }
 
 }  // namespace
 
 void reduction::step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch,
-                                     cudaStream_t stream) {
+                                          cudaStream_t stream) {
     static const std::size_t one_wave = resident_blocks();
     // TODO(step 09): one launch instead of reduce_in_passes.
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {
-            reduce_warp_shuffles<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
+            reduce_single_pass<kThreads><<<blocks, kThreads, 0, s>>>(input, output, count);
             CUDA_CHECK_LAUNCH();
         },
         [](std::size_t count) { return std::min(blocks_covering(count, 2 * kThreads), one_wave); });

@@ -29,6 +29,7 @@ __global__ void vector_add(const float* __restrict__ a, const float* __restrict_
 }  // namespace
 
 void basics::step01_vector_add(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream) {
+    // One thread per element, rounded up to whole blocks.
     const std::size_t blocks = (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
     if (blocks > 0x7fffffffu) throw course::Error("step 01: n is too large for one thread per element");
     vector_add<<<static_cast<unsigned int>(blocks), kThreadsPerBlock, 0, stream>>>(a, b, c, n);

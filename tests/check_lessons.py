@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""Checks that every lesson's starter and texts agree with the code (CPU only, no GPU).
+
+Usage: check_lessons.py [PROJECT_ROOT]      (meson test runs it as "lessons (CPU)")
+
+A lesson is lessons/<track>/<NN_name>/ (README.md, kernel.cu: the student's starter); its
+reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it checks:
+
+ 1. Kernel names. The starter's __global__ kernels have exactly the names of this step's
+    solution's kernels. The lesson program links the starter with the solutions of the earlier
+    steps, so a starter kernel that kept an earlier step's name would leave `ncu -k
+    regex:<this step's kernel>` with nothing to find, and the earlier name would profile the
+    earlier step's solution.
+
+ 2. Nsight Compute regexes. Every `regex:PATTERN` in the lesson's README.md and in the track's
+    README.md must match (Python re.search) the kernel names of exactly one step of the track:
+    none would profile nothing, two would profile whichever launches first. In a lesson README,
+    that step must be this one or an earlier one (a comparison, e.g. "# step 01"), and at least
+    one of its regexes must match this step's kernel. The kernel regexes of .ci/gpu-check (its
+    `profile TRACK SIZE METRICS REGEX...` calls and `for kernel in ...` lists) must each match
+    one step of their track too.
+
+ 3. No drift. The starter of step NN (NN > 01) is the solution of step NN-1 plus TODO(step NN)
+    markers; step 01's starter is step 01's solution with the student's code taken out. The
+    rule, exactly:
+      a. Both files lose their leading header comment (the lines before the first line that is
+         neither blank nor a // comment): the headers say different things by design.
+      b. (NN > 01) The previous solution's kernels are renamed to this step's (the i-th __global__ kernel
+         to the i-th), and every identifier stepPP_X to this step's: stepNN_<this name><rest>
+         if X is <previous name><rest>, else stepNN_X, whichever this step's solution defines.
+      c. Both are cut into lines to compare: blank lines are dropped, whitespace runs count as
+         one space, and a line that leaves a parenthesis open is joined with the next ones
+         until it closes or a line ends in {, } or ; (so a rename that re-wraps an argument
+         list changes nothing, and a lambda's body inside a call stays lines of its own).
+      d. difflib compares the two line lists. Every differing hunk must be covered by a
+         TODO(step NN) marker of the starter (NN = this step): a marker covers its own line and
+         the lines after it through CODE_LINES (3) lines of code, comment lines (the rest of
+         the TODO's text) not counted: the TODO and the code it talks about. A hunk is covered when one of its starter lines is; a hunk
+         that only deletes is covered when the starter line just above or just below the
+         deleted lines is. Where a starter gives the student something new that is not the
+         student's to write (a new launcher, a template parameter), a TODO(step NN) comment
+         says so ("done for you: ...").
+    Every starter must also hold a TODO(step NN) marker, and no marker of another step.
+
+Prints one line per lesson, "<track> <folder>: ...", FAIL lines with file:line and the reason,
+and last "N passed, M failed" (one per lesson). Exit status 1 when anything failed.
+Python 3 standard library only.
+"""
+import difflib
+import os
+import re
+import shlex
+import sys
+
+CODE_LINES = 3   # code lines after a TODO block that the TODO may describe (rule 3d)
+
+ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+# ---------------------------------------------------------------- kernels
+
+def strip_comments(text):
+    """The text with // and /* */ comments and string literals blanked, newlines kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(c + " " * (min(j, n) - i - 1) + (c if j < n else ""))
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+KERNEL = re.compile(r"\b__global__\s+(?:(?:void|static|inline|__noinline__|__forceinline__|"
+                    r"__launch_bounds__\s*\([^)]*\))\s+)*(\w+)\s*\(")
+
+
+def kernels(path):
+    """[(name, line)] of the __global__ functions defined or declared in a file, in order."""
+    code = strip_comments(read(path))
+    found, seen = [], set()
+    for m in KERNEL.finditer(code):
+        if m.group(1) not in seen:
+            seen.add(m.group(1))
+            found.append((m.group(1), code.count("\n", 0, m.start(1)) + 1))
+    return found
+
+
+# ---------------------------------------------------------------- regexes
+
+REGEX = re.compile(r"""regex:(?:'([^']*)'|"([^"]*)"|([^\s`'"]+))""")
+
+
+def regexes(path):
+    """[(pattern, line)] of every regex:PATTERN in a text file."""
+    found = []
+    for number, line in enumerate(read(path).split("\n"), 1):
+        for m in REGEX.finditer(line):
+            found.append((next(g for g in m.groups() if g is not None), number))
+    return found
+
+
+def steps_matched(pattern, step_kernels):
+    """The steps (numbers) with a kernel name that the pattern matches; None if it is no regex."""
+    try:
+        rx = re.compile(pattern)
+    except re.error:
+        return None
+    return [number for number, names in step_kernels if any(rx.search(name) for name in names)]
+
+
+def gpu_check_regexes():
+    """[(track, pattern, line)] of the kernel regexes .ci/gpu-check profiles."""
+    path = ".ci/gpu-check"
+    if not os.path.exists(os.path.join(ROOT, path)):
+        return path, []
+    raw = read(path).split("\n")
+    logical, start, acc = [], None, ""
+    for number, line in enumerate(raw, 1):
+        if start is None:
+            start = number
+        if line.rstrip().endswith("\\"):
+            acc += line.rstrip()[:-1] + " "
+            continue
+        logical.append((start, acc + line))
+        start, acc = None, ""
+    found = []
+    for number, line in logical:
+        words = line.strip()
+        if words.startswith("profile "):   # a call; the definition reads "profile() {"
+            args = shlex.split(words, comments=True)
+            patterns = []
+            for arg in args[4:]:
+                if arg in ("||", "&&", ";", "return"):
+                    break
+                patterns.append(arg)
+            found += [(args[1], p, number) for p in patterns]
+        m = re.match(r"for kernel in ([^;]+); do", words)
+        if m and "$" not in m.group(1):   # a literal list, not the profile function's "$@"
+            # The track is the course program's first argument in the loop's ncu command.
+            following = " ".join(l for n, l in logical if n > number)
+            track = re.search(r"course-ladders\"?\s+(\w+)", following)
+            found += [(track.group(1) if track else "?", p, number) for p in m.group(1).split()]
+    return path, found
+
+
+# ---------------------------------------------------------------- drift
+
+def strip_header(lines):
+    """Index of the first line that is neither blank nor a // comment."""
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s and not s.startswith("//"):
+            return i
+    return len(lines)
+
+
+def paren_balance(code_line):
+    return code_line.count("(") - code_line.count(")")
+
+
+def logical_lines(text):
+    """[(first file line, normalised text, is_comment)] as rule 3c says, header dropped."""
+    raw = text.split("\n")
+    code = strip_comments(text).split("\n")
+    out, i = [], strip_header(raw)
+    while i < len(raw):
+        if not raw[i].strip():
+            i += 1
+            continue
+        first, parts, depth = i, [raw[i].strip()], paren_balance(code[i])
+        while depth > 0 and not code[i].rstrip().endswith(("{", "}", ";")) and i + 1 < len(raw):
+            i += 1
+            if raw[i].strip():
+                parts.append(raw[i].strip())
+            depth += paren_balance(code[i])
+        joined = re.sub(r"\s+", " ", " ".join(parts))
+        joined = re.sub(r"([(\[]) ", r"\1", joined)
+        joined = re.sub(r" ([)\]])", r"\1", joined)
+        out.append((first + 1, joined, raw[first].strip().startswith("//")))
+        i += 1
+    return out
+
+
+def rename(text, old_kernels, new_kernels, prev_number, prev_name, number, name, solution_text):
+    """Rule 3b: the previous solution, renamed to this step's kernel and launcher names."""
+    for old, new in zip(old_kernels, new_kernels):
+        text = re.sub(r"\b%s\b" % re.escape(old), new, text)
+    defined = set(re.findall(r"\bstep%s_\w+" % number, solution_text))
+
+    def launcher(m):
+        rest = m.group(1)
+        candidates = []
+        if rest.startswith(prev_name):
+            candidates.append("step%s_%s%s" % (number, name, rest[len(prev_name):]))
+        candidates.append("step%s_%s" % (number, rest))
+        for c in candidates:
+            if c in defined:
+                return c
+        return m.group(0)
+
+    return re.sub(r"\bstep%s_(\w+)" % prev_number, launcher, text)
+
+
+TODO_ANY = re.compile(r"TODO\(step (\d+)\)")
+
+
+def drift(starter_path, reference_path, reference_text, number, renamed):
+    """Rule 3d: (hunks, problems), problems as 'file:line: reason'."""
+    ref = logical_lines(reference_text)
+    mine = logical_lines(read(starter_path))
+    todo = "TODO(step %s)" % number
+    # Which starter lines the TODO markers cover: each marker line, and the lines after it
+    # through CODE_LINES lines of code (comment lines not counted).
+    covered = [False] * len(mine)
+    for k, line in enumerate(mine):
+        if todo not in line[1]:
+            continue
+        covered[k] = True
+        code, last = 0, k
+        while last + 1 < len(mine) and code < CODE_LINES:
+            last += 1
+            covered[last] = True
+            code += 0 if mine[last][2] else 1
+    matcher = difflib.SequenceMatcher(None, [l[1] for l in ref], [l[1] for l in mine], autojunk=False)
+    hunks, problems = 0, []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        hunks += 1
+        if j2 > j1:
+            ok = any(covered[j1:j2])
+        else:
+            ok = (j1 > 0 and covered[j1 - 1]) or (j1 < len(mine) and covered[j1])
+        if ok:
+            continue
+        if j2 > j1:
+            where = "%s:%d" % (starter_path, mine[j1][0])
+            if i2 > i1:
+                what = "`%s` differs from %s:%d%s: `%s`" % (mine[j1][1][:100], reference_path, ref[i1][0],
+                                                          renamed, ref[i1][1][:100])
+            else:
+                what = "`%s` is not in %s" % (mine[j1][1][:100], reference_path)
+        else:
+            where = "%s:%d" % (starter_path, mine[j1][0] if j1 < len(mine) else mine[-1][0])
+            what = "%d line(s) of %s%s are missing here, from line %d: `%s`" % (
+                i2 - i1, reference_path, renamed, ref[i1][0], ref[i1][1][:100])
+        problems.append("%s: %s; no %s marker covers it (a marker covers its own line and the lines "
+                        "after it through %d lines of code)" % (where, what, todo, CODE_LINES))
+    return hunks, problems
+
+
+# ---------------------------------------------------------------- the lessons
+
+def main():
+    passed, failed, lines = 0, 0, []
+    tracks = sorted(t for t in os.listdir(os.path.join(ROOT, "lessons"))
+                    if os.path.isdir(os.path.join(ROOT, "lessons", t)))
+    track_steps = {}
+    for track in tracks:
+        folders = sorted(f for f in os.listdir(os.path.join(ROOT, "lessons", track))
+                         if re.match(r"\d\d_\w+$", f) and os.path.isdir(os.path.join(ROOT, "lessons", track, f)))
+        if folders:
+            track_steps[track] = folders
+    gpu_path, gpu_regexes = gpu_check_regexes()
+    track_problems = []
+
+    for track, folders in track_steps.items():
+        solution_kernels = []   # [(number, [names])] in step order
+        for folder in folders:
+            path = "solutions/%s/%s/kernel.cu" % (track, folder)
+            names = [n for n, _ in kernels(path)] if os.path.exists(os.path.join(ROOT, path)) else []
+            solution_kernels.append((folder[:2], names))
+
+        # Regexes of the track README and of .ci/gpu-check.
+        track_readme = "lessons/%s/README.md" % track
+        track_rx = regexes(track_readme) if os.path.exists(os.path.join(ROOT, track_readme)) else []
+        for pattern, line in track_rx:
+            hit = steps_matched(pattern, solution_kernels)
+            if hit is None or len(hit) != 1:
+                track_problems.append("%s:%d: regex:%s %s" % (
+                    track_readme, line, pattern, "is not a valid regex" if hit is None else
+                    "matches no kernel of the %s track" % track if not hit else
+                    "matches kernels of steps %s: ncu would profile whichever launches first" % ", ".join(hit)))
+        for rx_track, pattern, line in gpu_regexes:
+            if rx_track != track:
+                continue
+            hit = steps_matched(pattern, solution_kernels)
+            if hit is None or len(hit) != 1:
+                track_problems.append("%s:%d: %s regex %s %s" % (
+                    gpu_path, line, track, pattern, "is not a valid regex" if hit is None else
+                    "matches no solution kernel of the track" if not hit else
+                    "matches kernels of steps %s" % ", ".join(hit)))
+
+        for index, folder in enumerate(folders):
+            number, name = folder[:2], folder[3:]
+            lesson = "lessons/%s/%s" % (track, folder)
+            starter = lesson + "/kernel.cu"
+            solution = "solutions/%s/%s/kernel.cu" % (track, folder)
+            problems, notes = [], []
+            if not os.path.exists(os.path.join(ROOT, solution)):
+                problems.append("%s: missing (the lesson's reference solution)" % solution)
+            if not os.path.exists(os.path.join(ROOT, starter)):
+                problems.append("%s: missing (the lesson's starter)" % starter)
+            if problems:
+                failed += 1
+                lines += ["FAIL %s %s: %s" % (track, folder, p) for p in problems]
+                continue
+
+            # 1. kernel names
+            mine = kernels(starter)
+            theirs = solution_kernels[index][1]
+            earlier = {n: num for num, names in solution_kernels[:index] for n in names}
+            if not mine:
+                problems.append("%s: no __global__ kernel found" % starter)
+            for kernel, line in mine:
+                if kernel in theirs:
+                    continue
+                why = ("the name of step %s's kernel: the lesson program links step %s's solution, so "
+                       "ncu -k would profile that instead" % (earlier[kernel], earlier[kernel])) if kernel in earlier \
+                    else "not a kernel of this step's solution"
+                problems.append("%s:%d: kernel %s is %s; this step's solution names its kernels %s" % (
+                    starter, line, kernel, why, ", ".join(theirs) or "(none)"))
+            for kernel in theirs:
+                if kernel not in [n for n, _ in mine]:
+                    problems.append("%s: has no kernel %s, which %s defines (name the student's kernel "
+                                    "as the solution does)" % (starter, kernel, solution))
+            notes.append("kernels " + ", ".join(n for n, _ in mine))
+
+            # 2. regexes of the lesson README
+            readme = lesson + "/README.md"
+            rx = regexes(readme) if os.path.exists(os.path.join(ROOT, readme)) else []
+            own = 0
+            for pattern, line in rx:
+                hit = steps_matched(pattern, solution_kernels)
+                if hit is None:
+                    problems.append("%s:%d: regex:%s is not a valid regex" % (readme, line, pattern))
+                elif not hit:
+                    problems.append("%s:%d: regex:%s matches no kernel of the %s track" % (readme, line, pattern, track))
+                elif len(hit) > 1:
+                    problems.append("%s:%d: regex:%s matches kernels of steps %s: ncu would profile whichever "
+                                    "launches first" % (readme, line, pattern, ", ".join(hit)))
+                elif hit[0] > number:
+                    problems.append("%s:%d: regex:%s matches only step %s's kernel, a later step than this "
+                                    "lesson's" % (readme, line, pattern, hit[0]))
+                elif hit[0] == number:
+                    own += 1
+            if rx and not own:
+                problems.append("%s: none of its %d regexes matches this step's kernel (%s); they match only "
+                                "earlier steps' kernels" % (readme, len(rx), ", ".join(theirs)))
+            notes.append("%d regex%s" % (len(rx), "" if len(rx) == 1 else "es"))
+
+            # 3. drift
+            starter_text = read(starter)
+            stale = sorted({m for m in TODO_ANY.findall(starter_text) if m != number})
+            if stale:
+                problems.append("%s: markers of another step: %s" % (
+                    starter, ", ".join("TODO(step %s)" % s for s in stale)))
+            if "TODO(step %s)" % number not in starter_text:
+                problems.append("%s: no TODO(step %s) marker: nothing for the student to do" % (starter, number))
+            if index == 0:
+                reference, reference_text = solution, read(solution)
+                label = "solution %s less the student's code" % number
+            else:
+                prev = folders[index - 1]
+                reference = "solutions/%s/%s/kernel.cu" % (track, prev)
+                reference_text = rename(read(reference), solution_kernels[index - 1][1], theirs,
+                                        prev[:2], prev[3:], number, name, read(solution))
+                label = "solution %s" % prev[:2]
+            hunks, drifts = drift(starter, reference, reference_text, number,
+                                  "" if index == 0 else " (renamed to this step's names)")
+            problems += drifts
+            notes.append("starter = %s + %d TODO hunk%s" % (label, hunks, "" if hunks == 1 else "s"))
+
+            if problems:
+                failed += 1
+                lines += ["FAIL %s %s: %s" % (track, folder, p) for p in problems]
+            else:
+                passed += 1
+                lines.append("%s %s: %s" % (track, folder, "; ".join(notes)))
+
+    for line in lines:
+        print(line)
+    gpu_count = len(gpu_regexes)
+    if not gpu_regexes:
+        track_problems.append("%s: no kernel regexes found to check (profile calls, for kernel in lists)" % gpu_path)
+    for rx_track, pattern, line in gpu_regexes:
+        if rx_track not in track_steps:
+            track_problems.append("%s:%d: regex %s profiles track %s, which has no lessons" % (
+                gpu_path, line, pattern, rx_track))
+    for p in track_problems:
+        print("FAIL " + p)
+    if not track_problems:
+        print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
+            gpu_path, gpu_count + sum(len(regexes("lessons/%s/README.md" % t)) for t in track_steps
+                                      if os.path.exists(os.path.join(ROOT, "lessons/%s/README.md" % t)))))
+    print("%d passed, %d failed%s" % (passed, failed, "; %d problem(s) in track READMEs or %s" % (
+        len(track_problems), gpu_path) if track_problems else ""))
+    return 1 if failed or track_problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
