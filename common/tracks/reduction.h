@@ -1,6 +1,7 @@
 // The reduction track: the sum of n int32 values, after M. Harris,
-// "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007), as presented in the
-// Stony Brook "CUDA Memory Optimization" slides (seed 003).
+// "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007), as presented in K.
+// Mueller and S. Ha's "CUDA Memory Optimization" slides (SPIE Medical Imaging
+// 2016). Full citations: the References section of README.md.
 //
 // Reading n ints once is the least any sum can do, so the ceiling is the
 // GPU's read bandwidth; the library rung is CUB's DeviceReduce::Sum.
@@ -129,7 +130,7 @@ struct Step {
     Launcher launch;
 };
 
-// Harris's G80 figures at 2^22 ints (8800 GTX), as the seed quotes them:
+// Harris's G80 figures at 2^22 ints (8800 GTX), as Mueller and Ha quote them:
 // time in ms and bandwidth in GB/s per kernel 1..7.
 struct HarrisFigure {
     double ms;
