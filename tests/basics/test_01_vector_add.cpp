@@ -21,7 +21,7 @@ TEST_CASE("step 01 is coalesced: it runs near the bandwidth of a copy") {
     if (!course::testing::timing_is_meaningful()) return;
     // A kernel whose warps read consecutive floats moves memory almost as fast as
     // cudaMemcpy; one that scatters a warp's reads does not come close. The
-    // threshold, with the figures measured on an H100, is in the lesson README.
+    // threshold, with the figures measured on an H200, is in the lesson README.
     constexpr double kMinimumFractionOfCopy = 0.60;
     course::Options options;
     options.size = "2^26";
