@@ -9,8 +9,9 @@
 
 namespace course::testing {
 
-// The 1-D sizes every grading test tries (COURSE.md): tiny, around a warp,
-// around a block, odd, and a large one just past a power of two.
+// The 1-D sizes every grading test tries (listed in README.md, "For
+// instructors"): tiny, around a warp, around a block, odd, and a large one
+// just past a power of two.
 inline const std::vector<std::size_t> kSizes1D = {1, 31, 33, 1023, 4097, (std::size_t{1} << 22) + 3};
 
 // The harness of this test program, on device 0 (or $COURSE_TEST_DEVICE).

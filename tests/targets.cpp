@@ -41,7 +41,7 @@ struct Targets {
         return ladders.at(0);
     }
 
-    // "faster" = how many times the time of `than` over that of `what`.
+    // One target line: `what`, the measured `value` and the `minimum` it needs.
     void report(const std::string& what, double value, double minimum, const std::string& unit) {
         const bool met = value >= minimum;
         std::printf("target %s: %.3f%s (at least %.3f%s) -> %s\n", what.c_str(), value, unit.c_str(), minimum,
@@ -50,6 +50,7 @@ struct Targets {
     }
 };
 
+// How many times as fast `faster` is: the time of `slower` over that of `faster`.
 double time_ratio(const course::Rung& slower, const course::Rung& faster) {
     return slower.time.median_ms / faster.time.median_ms;
 }

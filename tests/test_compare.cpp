@@ -1,5 +1,6 @@
-// The comparison rules of COURSE.md: exact integers, documented float
-// tolerance, NaN and Inf never pass, poison never passes.
+// The comparison rules stated at the head of common/course/compare.h: exact
+// integers, documented float tolerance, NaN and Inf never pass, poison never
+// passes.
 #include "doctest_include.h"
 
 #include "course/compare.h"

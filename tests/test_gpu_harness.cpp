@@ -19,7 +19,8 @@ using course::testing::harness;
 
 namespace {
 
-// A KernelRun for out[i] = i over n floats, with any of the launchers above.
+// A KernelRun for out[i] = i over n floats, with any of the test_kernels
+// launchers (gpu_helpers.h).
 struct IndexProblem {
     explicit IndexProblem(std::size_t n) : out(n), expected(n) {
         for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<float>(i);

@@ -1,5 +1,5 @@
 // The convolution track, after J. Stam's "Convolution Soup: A case study in
-// CUDA optimization" (GTC 2009, seed 000): a general 5x5 filter on an 8-bit
+// CUDA optimization" (NVIDIA GTC, 2009): a general 5x5 filter on an 8-bit
 // grey image, from naive global memory to 16-byte, bank-conflict-free,
 // unrolled.
 //

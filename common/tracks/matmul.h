@@ -161,7 +161,8 @@ public:
     const float* a() const { return a_.data() + offset_; }
     const float* b() const { return b_.data() + offset_; }
     float* c() { return c_.data() + offset_; }
-    // "every element" or "4096 sampled elements + last row and column"
+    // "every element checked" or "N elements checked (4096 random, the last row
+    // and the last column)"
     std::string check_description() const;
 
     // How the harness drives `launch` (a step or cublas_sgemm) on this problem.

@@ -40,7 +40,7 @@ course::CheckResult Problem::check() const {
 
 const HarrisFigure* harris_g80(int step) {
     // M. Harris, "Optimizing Parallel Reduction in CUDA", 2^22 ints on a
-    // GeForce 8800 GTX, as quoted in seed 003 (Mueller and Ha, SPIE Medical
+    // GeForce 8800 GTX, as quoted in Mueller and Ha's slides (SPIE Medical
     // Imaging 2016).
     static const HarrisFigure figures[] = {
         {8.054, 2.083}, {3.456, 4.854}, {1.722, 9.741}, {0.965, 17.377},
@@ -103,7 +103,8 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
             ladder.notes.push_back("step " + last.label + " reaches " +
                                    course::format_fixed(100.0 * course::throughput(last) / sweep_gbps, 1) + "% of that ceiling");
     }
-    ladder.notes.push_back("G80 columns: Harris's figures for 2^22 ints on a GeForce 8800 GTX (seed 003)");
+    ladder.notes.push_back("G80 columns: M. Harris's figures (2007) for 2^22 ints on a GeForce 8800 GTX, as quoted by "
+                           "Mueller and Ha (SPIE Medical Imaging 2016)");
     return {ladder};
 }
 

@@ -1,12 +1,13 @@
 // The reduction track: the sum of n int32 values, after M. Harris,
-// "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007), as presented in the
-// Stony Brook "CUDA Memory Optimization" slides (seed 003).
+// "Optimizing Parallel Reduction in CUDA" (NVIDIA, 2007), as presented in K.
+// Mueller and S. Ha's "CUDA Memory Optimization" slides (SPIE Medical Imaging
+// 2016). Full citations: the References section of README.md.
 //
 // Reading n ints once is the least any sum can do, so the ceiling is the
 // GPU's read bandwidth; the library rung is CUB's DeviceReduce::Sum.
 //
-// Sums are 64-bit. 2^26 values of up to 2^31 in magnitude overflow int32 long
-// before the end, so every kernel accumulates in long long, and the result is
+// Sums are 64-bit. 2^26 values of up to 2^30 in magnitude (the course's
+// inputs) overflow int32 long before the end, so every kernel accumulates in long long, and the result is
 // exact: it must equal the CPU's 64-bit sum to the last bit.
 #pragma once
 
@@ -44,8 +45,9 @@ void step08_warp_shuffles(const int* in, std::size_t n, long long* sum, long lon
 void step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 }  // inline namespace COURSE_KERNEL_COPY
 
-// Scratch for any step: partial sums of every pass (at most n / 64 + a few
-// per pass for blocks that sum at least 128 elements) plus counters.
+// Scratch for any step: the partial sums of every pass (n / 64 + n / 64^2 +
+// ... < n / 32 when every block sums at least 64 values; the solutions' blocks
+// sum 256 or 512) plus a few per pass for rounding up, and counters.
 inline std::size_t scratch_elements(std::size_t n) { return n / 32 + 1024; }
 
 // --- Reducing level by level, as Harris did -----------------------------
@@ -133,7 +135,7 @@ struct Step {
     Launcher launch;
 };
 
-// Harris's G80 figures at 2^22 ints (8800 GTX), as the seed quotes them:
+// Harris's G80 figures at 2^22 ints (8800 GTX), as Mueller and Ha quote them:
 // time in ms and bandwidth in GB/s per kernel 1..7.
 struct HarrisFigure {
     double ms;

@@ -1,6 +1,10 @@
 // The reduction ladder as built into one program. Meson compiles this file once
 // per program with COURSE_LAST_STEP = the last step whose kernel.cu the
-// program links, and COURSE_STUDENT_STEP = the student's step (0: none).
+// program links (a lesson program: the student's step; the course program
+// and course-targets: all of them). Which row is the student's is not
+// decided here: a lesson program's main() (common/lesson_main.cpp, compiled
+// with COURSE_STUDENT_STEP) passes it in as TrackRun::student_step; the
+// course program and course-targets pass 0 (none).
 #include "tracks/reduction.h"
 
 namespace reduction {

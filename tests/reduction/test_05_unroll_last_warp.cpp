@@ -1,6 +1,8 @@
 // Grading test of reduction step 05 (last warp unrolled). Run it under
-// `meson test -C build --setup racecheck` too: the unrolled warp must be
-// race-free without relying on warp lockstep.
+// racecheck too: the unrolled warp must be race-free without relying on warp
+// lockstep. `meson test -C build --setup racecheck` runs the solution's build
+// of this test; add `--suite grade "reduction 05 unroll_last_warp"` for the
+// student's (the racecheck setup leaves the grade suite out unless named).
 #include "reduction_test.h"
 
 using namespace reduction_test;

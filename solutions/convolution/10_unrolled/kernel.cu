@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(1024) unrolled(const convolution::Params p, co
     const int x = kPixelsPerThread * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int y0 = kRowsPerThread * static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (x >= p.width || y0 >= p.height) return;
-    // Nearly every strip lies inside the frame: its rows need no clamping,
+    // Nearly every strip lies clear of the frame: its rows need no clamping,
     // its pixels no frame test, and with aligned rows its words lie inside
     // the row (x >= 16 and x + 18 <= width <= pitch; x and the pitch are
     // multiples of 16, so x + 20 <= pitch). Only strips at the image's edges

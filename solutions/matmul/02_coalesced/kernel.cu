@@ -5,7 +5,7 @@
 // row of A (one address per k: a broadcast) and read 32 consecutive floats of
 // a row of B (128 bytes: four 32-byte sectors, every byte used), and their
 // stores to C are 32 consecutive floats too. This is the mapping of the
-// first kernel in the seed's slides (col from threadIdx.x).
+// first kernel in Seo's slides (col from threadIdx.x).
 //
 // What it still costs: every term of every dot product is loaded from global
 // memory, so each element of A is loaded N times and each element of B M

@@ -8,7 +8,7 @@
 // element loaded from global memory is used by 16 threads: 16 times fewer
 // global loads than step 02 (2 N^2 (N / 16) instead of 2 N^3 for N x N).
 //
-// Two barriers per phase (__syncthreads), as in the seed's slides:
+// Two barriers per phase (__syncthreads), as in Seo's slides:
 //   1. after the loads: nobody reads a tile before all of it is written;
 //   2. after the reads: nobody overwrites a tile in the next phase while a
 //      slower thread still reads it in this one.
@@ -28,7 +28,7 @@ namespace {
 // From tracks/matmul_kernels.cuh.
 using matmul::load_or_zero;
 
-constexpr int kTile = 16;   // TILE_WIDTH in the seed's slides: 256 threads per block
+constexpr int kTile = 16;   // TILE_WIDTH in Seo's slides: 256 threads per block
 
 __global__ void __launch_bounds__(kTile * kTile)
     shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
