@@ -2,6 +2,8 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+
+#include "course/launches.h"
 #include "speed_rule.h"
 
 namespace convolution::testing {
@@ -57,6 +59,27 @@ void check_reads_through_texture(const Step& step) {
         CHECK_MESSAGE(result.ok, "with Params::in pointing at another picture: ", result.summary(),
                       " (a texture step must read its input through params.texture)");
     }
+}
+
+void check_launch_like_reference(const Step& graded, const Step& reference, bool shared_layout) {
+    const auto launch_of = [](const Step& step) {
+        Problem problem(test_image(2048, 2048, 3));
+        course::TextureObject texture;
+        if (step.texture != nullptr) texture = problem.texture(step.texture());
+        Params params = problem.params();
+        params.texture = texture.get();
+        const course::LaunchRecord record = course::record_launches(problem.run(step.launch, params).launch);
+        REQUIRE(record.kernels.size() == 1);
+        return record.kernels.front();
+    };
+    const course::KernelLaunch mine = launch_of(graded);
+    const course::KernelLaunch theirs = launch_of(reference);
+    CHECK_MESSAGE(mine.blocks() <= theirs.blocks(), mine.blocks(), " blocks for 2048x2048 pixels; the reference solution ",
+                  "launches ", theirs.blocks(), " (its threads compute more pixels each)");
+    if (shared_layout)
+        CHECK_MESSAGE(mine.shared_bytes() >= theirs.shared_bytes(), mine.shared_bytes(),
+                      " bytes of shared memory per 16x16 block; the reference solution's tile layout takes ",
+                      theirs.shared_bytes(), " (see the README for its apron, padding or staging area)");
 }
 
 void check_speed(std::vector<Step> steps, bool memory_only_too, const std::string& advice) {

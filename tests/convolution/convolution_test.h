@@ -37,6 +37,13 @@ void check_every_shape(const Step& step);
 // texture step reads the input only through the texture.
 void check_reads_through_texture(const Step& step);
 
+// What the step changes in its launch, next to the reference solution of the
+// same step at 2048x2048 with 16x16 blocks: no more blocks than the reference
+// launches (as many pixels per thread or more), and with `shared_layout`, at
+// least the shared memory per block that the reference's tile layout takes
+// (its apron, padding or staging area). No timing: this holds on any GPU.
+void check_launch_like_reference(const Step& graded, const Step& reference, bool shared_layout);
+
 // The speed rule (tests/speed_rule.h) at 2048x2048 (the talk's size; no copy,
 // no NPP): `steps` are the step before's solution (left out for step 01), the
 // reference solution of the step, and the kernel graded, last. The graded

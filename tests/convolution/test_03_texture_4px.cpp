@@ -22,6 +22,10 @@ TEST_CASE("step 03 is exact at every grading size, pitch and block shape") { tes
 
 TEST_CASE("step 03 reads its input through the texture") { testing::check_reads_through_texture(kStep); }
 
+TEST_CASE("step 03 computes four pixels per thread: no more blocks than the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/false);
+}
+
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -31,6 +31,10 @@ TEST_CASE("step 05's texture hands out normalized floats") {
     CHECK(desc.normalizedCoords == 0);
 }
 
+TEST_CASE("step 05 keeps its tile as floats in shared memory: the launch and shared memory of the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/true);
+}
+
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -19,6 +19,10 @@ const Step kPrevious{5, "step 05 (solution)", step05_float_texture, step05_textu
 
 TEST_CASE("step 06 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
+TEST_CASE("step 06 loads its tile into shared memory: the launch and shared memory of the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/true);
+}
+
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -19,6 +19,10 @@ const Step kPrevious{6, "step 06 (solution)", step06_global_shared};
 
 TEST_CASE("step 07 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
+TEST_CASE("step 07 loads its tile with a one-word apron: the launch and shared memory of the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/true);
+}
+
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

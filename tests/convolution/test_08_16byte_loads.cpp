@@ -19,6 +19,10 @@ const Step kPrevious{7, "step 07 (solution)", step07_strict_coalescing};
 
 TEST_CASE("step 08 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
+TEST_CASE("step 08 loads its tile with a 16-byte apron: the launch and shared memory of the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/true);
+}
+
 TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -19,6 +19,10 @@ const Step kPrevious{8, "step 08 (solution)", step08_16byte_loads};
 
 TEST_CASE("step 09 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
 
+TEST_CASE("step 09 pads its tile rows and stages its results: the launch and shared memory of the reference solution") {
+    testing::check_launch_like_reference(kStep, kReference, /*shared_layout=*/true);
+}
+
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

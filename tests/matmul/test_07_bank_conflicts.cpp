@@ -18,6 +18,18 @@ TEST_CASE("step 07 keeps its partial sums in registers") {
     matmul::testing::check_registers_only(matmul::step07_bank_conflicts_attributes());
 }
 
+TEST_CASE("step 07 pads A's tile rows: at least the shared memory of the reference solution") {
+    // The padding (kPad floats after each row of As) is what moves the two
+    // stores of a row into different banks; without it the tiles take
+    // exactly two unpadded 8 x 128 tiles.
+    const cudaFuncAttributes mine = matmul::step07_bank_conflicts_attributes();
+    const cudaFuncAttributes reference = matmul::solution::step07_bank_conflicts_attributes();
+    MESSAGE(matmul::testing::describe(mine));
+    CHECK_MESSAGE(mine.sharedSizeBytes >= reference.sharedSizeBytes, "the kernel declares ", mine.sharedSizeBytes,
+                  " bytes of shared memory per block; the reference solution's padded tiles take ",
+                  reference.sharedSizeBytes);
+}
+
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -55,7 +55,7 @@ constexpr int kColumns = 4 + 2 * kRadius;   // the 8 columns under one word's fo
 // column words; then for y = y0, y0+1: load row y+2; each pixel's sum is 5
 // dot4 on its 5 column words (rows 0..3 of the filter) and 2 dot4 on row
 // y+2's words (row 4); finish, store 16 bytes; slide every column word down.
-// A strip wholly inside the frame (almost all of them) takes a path with no
+// A strip clear of the frame (almost all of them) takes a path with no
 // clamping and no checks; the strips at the edges copy their frame pixels
 // through, as before. #pragma unroll every loop, and bound the kernel with
 // __launch_bounds__(1024), since --block accepts blocks that large.

@@ -12,8 +12,8 @@
 
 namespace {
 
-// TODO(step 03): one square tile size instead, kTile = 16 (TILE_WIDTH in the
-// seed's slides): blocks of 16 x 16 threads, each computing a 16 x 16 tile of
+// TODO(step 03): one square tile size instead, kTile = 16 (TILE_WIDTH in
+// Seo's slides): blocks of 16 x 16 threads, each computing a 16 x 16 tile of
 // C, one output per thread.
 constexpr int kBlockCols = 32;
 constexpr int kBlockRows = 8;

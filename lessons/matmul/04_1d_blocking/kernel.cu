@@ -22,7 +22,7 @@ using matmul::load_or_zero;
 // at compile time, for instance
 //     static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
 // and the same for B's tile (BK x BN).
-constexpr int kTile = 16;   // TILE_WIDTH in the seed's slides: 256 threads per block
+constexpr int kTile = 16;   // TILE_WIDTH in Seo's slides: 256 threads per block
 
 __global__ void __launch_bounds__(kTile * kTile)
     blocked_1d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {

@@ -20,14 +20,14 @@ __global__ void reduce_sequential(const T* __restrict__ in, long long* __restric
     sum[tid] = i < n ? static_cast<long long>(in[i]) : 0;
     __syncthreads();
 
-    // TODO(step 03): reverse the tree: s starts at kThreads / 2 and halves each
-    // round, and thread tid < s adds sum[tid + s] into sum[tid]. Consecutive
-    // threads then touch consecutive elements: no bank conflicts.
-    for (unsigned int s = 1; s < kThreads; s *= 2) {
-        const unsigned int index = 2 * s * tid;
-        if (index < kThreads) sum[index] += sum[index + s];
-        __syncthreads();
-    }
+    // TODO(step 03): the tree, reversed. Step 02's loop was
+    //     for (s = 1; s < kThreads; s *= 2) { index = 2 * s * tid; if (index < kThreads)
+    //         sum[index] += sum[index + s]; __syncthreads(); }
+    // Write it the other way round: s starts at kThreads / 2 and halves each
+    // round, thread tid < s adds sum[tid + s] into sum[tid], and a
+    // __syncthreads() ends each round. Consecutive threads then touch
+    // consecutive elements: no bank conflicts. (Until then, sum[0] is thread
+    // 0's value alone, and the check fails.)
     if (tid == 0) partial[blockIdx.x] = sum[0];
 }
 
