@@ -369,6 +369,19 @@ def main():
                 problems.append("%s: none of its %d regexes matches this step's kernel (%s); they match only "
                                 "earlier steps' kernels" % (readme, len(rx), ", ".join(theirs)))
             notes.append("%d regex%s" % (len(rx), "" if len(rx) == 1 else "es"))
+            # The program an ncu command profiles must be this lesson's own (it
+            # runs the student's kernel); course-ladders or another lesson's
+            # program would profile a reference solution instead.
+            if os.path.exists(os.path.join(ROOT, readme)):
+                own_program = "build/lessons/%s-%s" % (track, number)
+                for i, text in enumerate(read(readme).splitlines(), 1):
+                    if "ncu " not in text and not (i > 1 and "-k regex:" in text):
+                        continue
+                    for program in re.findall(r"build/lessons/[\w-]+", text):
+                        if program != own_program:
+                            problems.append("%s:%d: the Nsight Compute command runs %s, not %s: it would "
+                                            "profile a reference solution, not the student's kernel"
+                                            % (readme, i, program, own_program))
 
             # 3. drift
             starter_text = read(starter)
