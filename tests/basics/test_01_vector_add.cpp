@@ -5,7 +5,7 @@
 
 #include "speed_rule.h"
 #include "gpu_test.h"
-#include "tracks/basics.h"
+#include "tracks/basics/track.h"
 
 using course::testing::harness;
 

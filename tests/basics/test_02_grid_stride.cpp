@@ -7,7 +7,7 @@
 #include "gpu_test.h"
 
 #include "course/launches.h"
-#include "tracks/basics.h"
+#include "tracks/basics/track.h"
 
 using course::testing::harness;
 

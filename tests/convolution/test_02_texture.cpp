@@ -3,7 +3,7 @@
 // reference solution (suite "solutions").
 #include "doctest_include.h"
 
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 #include "gpu_test.h"
 
 COURSE_SOLUTION_LAUNCHER(convolution, step02_texture)

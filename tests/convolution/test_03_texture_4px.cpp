@@ -3,18 +3,18 @@
 // reference solution (suite "solutions").
 #include "doctest_include.h"
 
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 #include "gpu_test.h"
 
 COURSE_SOLUTION_LAUNCHER(convolution, step03_texture_4px)
-COURSE_SOLUTION_LAUNCHER(convolution, step03_texture_desc)
+COURSE_SOLUTION_LAUNCHER(convolution, step03_texture_4px_desc)
 
 namespace {
 
 using namespace convolution;
 
-const Step kStep{3, "step 03", step03_texture_4px, step03_texture_desc};
-const Step kReference{3, "", solution::step03_texture_4px, solution::step03_texture_desc};
+const Step kStep{3, "step 03", step03_texture_4px, step03_texture_4px_desc};
+const Step kReference{3, "", solution::step03_texture_4px, solution::step03_texture_4px_desc};
 const Step kPrevious{2, "step 02 (solution)", step02_texture, step02_texture_desc};
 }  // namespace
 

@@ -3,19 +3,19 @@
 // reference solution (suite "solutions").
 #include "doctest_include.h"
 
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 #include "gpu_test.h"
 
 COURSE_SOLUTION_LAUNCHER(convolution, step04_texture_shared)
-COURSE_SOLUTION_LAUNCHER(convolution, step04_texture_desc)
+COURSE_SOLUTION_LAUNCHER(convolution, step04_texture_shared_desc)
 
 namespace {
 
 using namespace convolution;
 
-const Step kStep{4, "step 04", step04_texture_shared, step04_texture_desc};
-const Step kReference{4, "", solution::step04_texture_shared, solution::step04_texture_desc};
-const Step kPrevious{3, "step 03 (solution)", step03_texture_4px, step03_texture_desc};
+const Step kStep{4, "step 04", step04_texture_shared, step04_texture_shared_desc};
+const Step kReference{4, "", solution::step04_texture_shared, solution::step04_texture_shared_desc};
+const Step kPrevious{3, "step 03 (solution)", step03_texture_4px, step03_texture_4px_desc};
 }  // namespace
 
 TEST_CASE("step 04 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }

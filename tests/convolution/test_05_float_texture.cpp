@@ -3,19 +3,19 @@
 // reference solution (suite "solutions").
 #include "doctest_include.h"
 
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 #include "gpu_test.h"
 
 COURSE_SOLUTION_LAUNCHER(convolution, step05_float_texture)
-COURSE_SOLUTION_LAUNCHER(convolution, step05_texture_desc)
+COURSE_SOLUTION_LAUNCHER(convolution, step05_float_texture_desc)
 
 namespace {
 
 using namespace convolution;
 
-const Step kStep{5, "step 05", step05_float_texture, step05_texture_desc};
-const Step kReference{5, "", solution::step05_float_texture, solution::step05_texture_desc};
-const Step kPrevious{4, "step 04 (solution)", step04_texture_shared, step04_texture_desc};
+const Step kStep{5, "step 05", step05_float_texture, step05_float_texture_desc};
+const Step kReference{5, "", solution::step05_float_texture, solution::step05_float_texture_desc};
+const Step kPrevious{4, "step 04 (solution)", step04_texture_shared, step04_texture_shared_desc};
 }  // namespace
 
 TEST_CASE("step 05 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }
@@ -24,9 +24,9 @@ TEST_CASE("step 05 reads its input through the texture") { testing::check_reads_
 
 TEST_CASE("step 05's texture hands out normalized floats") {
     // The step's point: the texture unit converts each byte b to b / 255.
-    const cudaTextureDesc desc = step05_texture_desc();
+    const cudaTextureDesc desc = step05_float_texture_desc();
     CHECK_MESSAGE(desc.readMode == cudaReadModeNormalizedFloat,
-                  "step05_texture_desc() must ask for cudaReadModeNormalizedFloat");
+                  "step05_float_texture_desc() must ask for cudaReadModeNormalizedFloat");
     CHECK(desc.filterMode == cudaFilterModePoint);
     CHECK(desc.normalizedCoords == 0);
 }

@@ -3,7 +3,7 @@
 // reference solution (suite "solutions").
 #include "doctest_include.h"
 
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 #include "gpu_test.h"
 
 COURSE_SOLUTION_LAUNCHER(convolution, step06_global_shared)
@@ -14,7 +14,7 @@ using namespace convolution;
 
 const Step kStep{6, "step 06", step06_global_shared};
 const Step kReference{6, "", solution::step06_global_shared};
-const Step kPrevious{5, "step 05 (solution)", step05_float_texture, step05_texture_desc};
+const Step kPrevious{5, "step 05 (solution)", step05_float_texture, step05_float_texture_desc};
 }  // namespace
 
 TEST_CASE("step 06 is exact at every grading size, pitch and block shape") { testing::check_every_shape(kStep); }

@@ -6,7 +6,7 @@
 #include "course/check.h"
 #include "course/options.h"
 #include "course/random.h"
-#include "tracks/convolution.h"
+#include "tracks/convolution/track.h"
 
 #include <algorithm>
 #include <cmath>

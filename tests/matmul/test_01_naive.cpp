@@ -4,7 +4,7 @@
 //
 // Step 01 is slow on purpose (step 02 is about why): its speed rule only asks
 // that it be not much slower than the reference's naive kernel.
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step01_naive)
 COURSE_SOLUTION_LAUNCHER(matmul, step01_naive_attributes)

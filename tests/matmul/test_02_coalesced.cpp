@@ -1,7 +1,7 @@
 // Grading test of matmul step 02 (one thread per output, coalesced). Built
 // twice: against lessons/matmul/02_coalesced/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step02_coalesced)
 COURSE_SOLUTION_LAUNCHER(matmul, step02_coalesced_attributes)

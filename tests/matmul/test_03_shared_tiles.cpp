@@ -1,7 +1,7 @@
 // Grading test of matmul step 03 (shared-memory tiles, 16 x 16). Built twice:
 // against lessons/matmul/03_shared_tiles/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step03_shared_tiles)
 COURSE_SOLUTION_LAUNCHER(matmul, step03_shared_tiles_attributes)

@@ -1,7 +1,7 @@
 // Grading test of matmul step 04 (1D register blocking). Built twice: against
 // lessons/matmul/04_1d_blocking/kernel.cu (suite "grade") and against the
 // reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step04_1d_blocking)
 COURSE_SOLUTION_LAUNCHER(matmul, step04_1d_blocking_attributes)

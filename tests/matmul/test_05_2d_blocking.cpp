@@ -1,7 +1,7 @@
 // Grading test of matmul step 05 (2D register blocking). Built twice: against
 // lessons/matmul/05_2d_blocking/kernel.cu (suite "grade") and against the
 // reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step05_2d_blocking)
 COURSE_SOLUTION_LAUNCHER(matmul, step05_2d_blocking_attributes)

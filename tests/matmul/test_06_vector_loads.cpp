@@ -1,7 +1,7 @@
 // Grading test of matmul step 06 (16-byte loads, A transposed in shared
 // memory). Built twice: against lessons/matmul/06_vector_loads/kernel.cu
 // (suite "grade") and against the reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step06_vector_loads)
 COURSE_SOLUTION_LAUNCHER(matmul, step06_vector_loads_attributes)

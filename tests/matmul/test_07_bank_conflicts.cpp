@@ -1,7 +1,7 @@
 // Grading test of matmul step 07 (no shared-memory bank conflicts). Built
 // twice: against lessons/matmul/07_bank_conflicts/kernel.cu (suite "grade")
 // and against the reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step07_bank_conflicts)
 COURSE_SOLUTION_LAUNCHER(matmul, step07_bank_conflicts_attributes)

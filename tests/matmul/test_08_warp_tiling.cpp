@@ -1,7 +1,7 @@
 // Grading test of matmul step 08 (warp tiling, double-buffered). Built twice:
 // against lessons/matmul/08_warp_tiling/kernel.cu (suite "grade") and against
 // the reference solution (suite "solutions").
-#include "grading.h"
+#include "matmul/helpers.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step08_warp_tiling)
 COURSE_SOLUTION_LAUNCHER(matmul, step08_warp_tiling_attributes)

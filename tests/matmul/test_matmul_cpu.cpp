@@ -5,7 +5,7 @@
 #include "course/check.h"
 #include "course/options.h"
 #include "course/random.h"
-#include "tracks/matmul.h"
+#include "tracks/matmul/track.h"
 
 #include <algorithm>
 #include <cmath>

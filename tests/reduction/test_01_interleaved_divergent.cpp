@@ -1,9 +1,9 @@
 // Grading test of reduction step 01 (interleaved addressing, divergent
 // branch). Built twice: against lessons/reduction/01_interleaved_divergent/
 // kernel.cu (suite "grade") and against the reference solution ("solutions").
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step01_interleaved_divergent)
 

@@ -6,9 +6,9 @@
 // checks what the step is: the exact sum, from the same launch shape as step
 // 01 (one value per thread, one 8-byte slot per thread in shared memory); its
 // speed rule compares it with the reference solution of step 02, not step 01.
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step02_interleaved_strided)
 

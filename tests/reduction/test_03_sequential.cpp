@@ -1,7 +1,7 @@
 // Grading test of reduction step 03 (sequential addressing).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step03_sequential)
 

@@ -1,7 +1,7 @@
 // Grading test of reduction step 04 (first add during the global load).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step04_first_add_on_load)
 

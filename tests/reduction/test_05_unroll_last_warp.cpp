@@ -3,9 +3,9 @@
 // lockstep. `meson test -C build --setup racecheck` runs the solution's build
 // of this test; add `--suite grade "reduction 05 unroll_last_warp"` for the
 // student's (the racecheck setup leaves the grade suite out unless named).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step05_unroll_last_warp)
 

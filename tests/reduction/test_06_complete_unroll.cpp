@@ -1,7 +1,7 @@
 // Grading test of reduction step 06 (complete unroll, template block size).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step06_complete_unroll)
 

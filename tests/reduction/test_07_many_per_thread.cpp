@@ -1,7 +1,7 @@
 // Grading test of reduction step 07 (many elements per thread).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step07_many_per_thread)
 

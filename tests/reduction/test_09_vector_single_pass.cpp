@@ -1,7 +1,7 @@
 // Grading test of reduction step 09 (16-byte loads, single pass).
-#include "reduction_test.h"
+#include "reduction/helpers.h"
 
-using namespace reduction_test;
+using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step09_vector_single_pass)
 

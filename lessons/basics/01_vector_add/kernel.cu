@@ -4,7 +4,7 @@
 // The launcher below is complete; README.md in this folder explains the step,
 // and `meson compile -C build basics-01 && build/lessons/basics-01`
 // runs your kernel against the CPU reference.
-#include "tracks/basics.h"
+#include "tracks/basics/kernels.h"
 
 #include "course/check.h"
 

@@ -5,7 +5,7 @@
 // per element, and picks the float4 kernel when a, b and c are 16-byte
 // aligned. README.md in this folder explains the step; run your kernel with
 // `meson compile -C build basics-02 && build/lessons/basics-02`.
-#include "tracks/basics.h"
+#include "tracks/basics/kernels.h"
 
 #include "course/check.h"
 

@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-02 && build/lessons/convolution-02`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

@@ -11,8 +11,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-03 && build/lessons/convolution-03`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -69,7 +69,7 @@ __global__ void texture_four_pixels(const convolution::Params p) {
 
 }  // namespace
 
-cudaTextureDesc convolution::step03_texture_desc() {
+cudaTextureDesc convolution::step03_texture_4px_desc() {
     cudaTextureDesc desc{};
     // A fetch past an edge returns the edge pixel (only frame pixels are near
     // enough to ask, and their result is not used).

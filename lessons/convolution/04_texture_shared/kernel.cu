@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-04 && build/lessons/convolution-04`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -87,7 +87,7 @@ __global__ void texture_to_shared(const convolution::Params p) {
 
 }  // namespace
 
-cudaTextureDesc convolution::step04_texture_desc() {
+cudaTextureDesc convolution::step04_texture_shared_desc() {
     cudaTextureDesc desc{};
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;

@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-05 && build/lessons/convolution-05`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -63,7 +63,7 @@ __global__ void float_texture_to_shared(const convolution::Params p) {
 
 }  // namespace
 
-cudaTextureDesc convolution::step05_texture_desc() {
+cudaTextureDesc convolution::step05_float_texture_desc() {
     cudaTextureDesc desc{};
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;

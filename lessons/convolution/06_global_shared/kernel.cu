@@ -12,8 +12,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-06 && build/lessons/convolution-06`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -78,7 +78,7 @@ __global__ void global_to_shared(const convolution::Params p, const FloatFilter 
 
 }  // namespace
 
-// TODO(step 06): done for you: step 05's step05_texture_desc() is gone. The
+// TODO(step 06): done for you: step 05's step05_float_texture_desc() is gone. The
 // track makes a texture only for steps 02 to 05; this step reads params.in.
 
 void convolution::step06_global_shared(const Params& p, cudaStream_t stream) {

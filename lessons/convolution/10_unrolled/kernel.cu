@@ -15,8 +15,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-10 && build/lessons/convolution-10`.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -34,7 +34,7 @@ constexpr int kColumns = 4 + 2 * kRadius;   // the 8 columns under one word's fo
 // TODO(step 10): the helpers.
 //  * struct Arithmetic { convolution::PackedFilter packed; int shift; float scale; },
 //    prepared once by the launcher: convolution::pack_for_dp4a lays the
-//    weights out (PackedFilter in tracks/convolution.h says how), and
+//    weights out (PackedFilter in tracks/convolution/kernels.h says how), and
 //    convolution::scale_shift gives k when the scale is 2^-k, else -1.
 //  * dot4(pixels, weights, acc): the PTX instruction dp4a.u32.s32 (inline
 //    asm), acc plus the four products of the unsigned bytes of `pixels` and
@@ -64,7 +64,7 @@ __global__ void unrolled(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t shared[];
     // Bytes from one tile row to the next, and 32-bit words from one staging
     // row to the next: padded so that the rows a warp reads at once fall on
-    // different banks (conflict_free_stride, in tracks/convolution.h).
+    // different banks (conflict_free_stride, in tracks/convolution/kernels.h).
     const int block_width = static_cast<int>(blockDim.x);
     const int tile_pitch = 4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
     const int staging_pitch = convolution::conflict_free_stride(kWordsPerThread * block_width, block_width);

@@ -8,8 +8,8 @@
 //
 // All matrices are row-major: A is M x K, so A[row][k] is A[row * K + k];
 // B is K x N, so B[k][col] is B[k * N + col]; C is M x N.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 

@@ -6,8 +6,8 @@
 // walk along a row of C instead of down a column. README.md in this folder
 // explains why; `meson compile -C build matmul-02 && build/lessons/matmul-02`
 // runs your kernel beside the step 01 solution.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 

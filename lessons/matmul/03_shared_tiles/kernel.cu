@@ -5,8 +5,8 @@
 // of 16 x 16 threads stage tiles of A and B in shared memory, where the
 // TODO(step 03) markers are. README.md in this folder explains the step;
 // `meson compile -C build matmul-03 && build/lessons/matmul-03` runs it.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
@@ -19,7 +19,7 @@ constexpr int kBlockCols = 32;
 constexpr int kBlockRows = 8;
 
 // TODO(step 03): tiles at the edges hang over A and B. The tile loads use
-// load_or_zero(X, row, col, rows, cols) from tracks/matmul_kernels.cuh:
+// load_or_zero(X, row, col, rows, cols) from tracks/matmul/device.cuh:
 // X[row][col], or 0 outside X (a zero adds nothing to a dot product). Bring
 // it into this namespace: using matmul::load_or_zero;
 

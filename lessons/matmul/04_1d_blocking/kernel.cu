@@ -6,14 +6,14 @@
 // reads from B's tile 8 times, where the TODO(step 04) markers are. README.md
 // in this folder explains the step; `meson compile -C build matmul-04 &&
 // build/lessons/matmul-04` runs it.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 // TODO(step 04): the block tile becomes BM x BN = 64 x 64 outputs, in phases

@@ -5,14 +5,14 @@
 // of 8 values of A and 8 of B per term, where the TODO(step 05) markers are.
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-05 && build/lessons/matmul-05` runs it.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 // TODO(step 05): BM = BN = 128, BK = 8, TM = TN = 8: kThreads = (BM / TM) *

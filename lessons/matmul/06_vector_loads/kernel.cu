@@ -7,14 +7,14 @@
 // A's tile must be stored transposed. README.md in this folder explains the
 // step; `meson compile -C build matmul-06 && build/lessons/matmul-06`
 // runs it.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 constexpr int BM = 128;   // rows of C per block
@@ -37,7 +37,7 @@ static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the blo
 static_assert(BM * BK % kThreads == 0, "the threads must share A's tile evenly");
 static_assert(BK * BN % kThreads == 0, "the threads must share B's tile evenly");
 
-// TODO(step 06): two helpers from tracks/matmul_kernels.cuh, templated on
+// TODO(step 06): two helpers from tracks/matmul/device.cuh, templated on
 // bool kChecked (read them there; bring them in with using matmul::load4;
 // and using matmul::store4;):
 //   - load4<kChecked>(X, row, col, rows, cols): the float4 X[row][col ..
@@ -119,7 +119,7 @@ void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M
     const dim3 grid = grid_for(N, BN, M, BM);
     // TODO(step 06): the fast path (vector_loads<false>) only when M, N and K
     // are multiples of BM, BN and BK and A, B and C are 16-byte aligned:
-    // fits_fast_path(A, B, C, M, N, K, BM, BN, BK) in tracks/matmul_kernels.cuh
+    // fits_fast_path(A, B, C, M, N, K, BM, BN, BK) in tracks/matmul/device.cuh
     // says so. vector_loads<true> otherwise.
     vector_loads<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();

@@ -6,14 +6,14 @@
 // 8 columns as two groups of 4, half a tile apart, and pad the rows of As.
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-07 && build/lessons/matmul-07` runs it.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load4;
 using matmul::store4;
 // TODO(step 07): spread(t, i, extent) from there too: number i = 0..7 of the

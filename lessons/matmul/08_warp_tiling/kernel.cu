@@ -11,14 +11,14 @@
 // README.md in this folder explains both; `meson compile -C build matmul-08
 // && build/lessons/matmul-08` runs your kernel beside the others and
 // cuBLAS.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load4;
 using matmul::store4;
 using matmul::spread;

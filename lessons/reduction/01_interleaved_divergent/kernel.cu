@@ -2,9 +2,9 @@
 //                                                          (your starting point)
 // Write the block's tree sum in the kernel below; README.md in this folder
 // explains it. The launcher is complete: it runs one pass per level until
-// a single sum is left (reduce_in_passes in common/tracks/reduction.h).
+// a single sum is left (reduce_in_passes in common/tracks/reduction/kernels.h).
 // Build and run: meson compile -C build reduction-01 && build/lessons/reduction-01
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // step's, with the line this step changes taken out (TODO(step 02)).
 // README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-02 && build/lessons/reduction-02
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // step's, with TODO(step 03) markers where this step changes it; README.md
 // in this folder explains the change. Build and run:
 // meson compile -C build reduction-03 && build/lessons/reduction-03
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // step's, with TODO(step 04) markers where this step changes it; README.md
 // in this folder explains the change. Build and run:
 // meson compile -C build reduction-04 && build/lessons/reduction-04
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 // rounds this step writes out taken out (TODO(step 06)).
 // README.md in this folder explains the change. Build and run:
 // meson compile -C build reduction-06 && build/lessons/reduction-06
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

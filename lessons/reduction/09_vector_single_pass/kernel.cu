@@ -4,7 +4,7 @@
 // step's, with TODO(step 09) markers where this step changes it; README.md
 // in this folder explains the change. Build and run:
 // meson compile -C build reduction-09 && build/lessons/reduction-09
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 // element means millions of threads, each doing the index arithmetic and the
 // bounds check for a single add, and 4-byte loads, the narrowest kind.
 // Step 02 removes those costs.
-#include "tracks/basics.h"
+#include "tracks/basics/kernels.h"
 
 #include "course/check.h"
 

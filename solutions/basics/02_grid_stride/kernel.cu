@@ -18,7 +18,7 @@
 // so the launcher takes the vector path only when a, b and c are all
 // aligned, and otherwise runs the same loop on single floats. The last n % 4
 // elements are done one by one.
-#include "tracks/basics.h"
+#include "tracks/basics/kernels.h"
 
 #include "course/check.h"
 

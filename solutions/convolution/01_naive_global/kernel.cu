@@ -12,8 +12,8 @@
 // 25 reads of a pixel hit it, and a warp's 32 byte loads of one row fall into
 // one 32-byte sector. The kernel is far better off than in 2009; what remains
 // is the instruction count: 25 loads and 25 multiply-adds for every pixel.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

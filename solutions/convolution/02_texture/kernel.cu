@@ -16,8 +16,8 @@
 // gives is the hardware addressing (clamping at the edges, 2D coordinates,
 // conversion of the texel's format), and what it costs is that texture
 // fetches are issued and returned at a lower rate than plain loads.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

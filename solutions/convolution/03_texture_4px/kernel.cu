@@ -12,8 +12,8 @@
 // multiple of 4, so it is when the output and its pitch are multiples of 4
 // (rows_aligned). For other pitches, and for the last few pixels of a row
 // whose width is not a multiple of 4, the bytes are stored one at a time.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -72,7 +72,7 @@ __global__ void texture_four_pixels(const convolution::Params p) {
 
 }  // namespace
 
-cudaTextureDesc convolution::step03_texture_desc() {
+cudaTextureDesc convolution::step03_texture_4px_desc() {
     cudaTextureDesc desc{};
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;

@@ -13,8 +13,8 @@
 //
 // The tile's size follows the block's shape, so any --block works; the
 // shared memory is sized at launch (dynamic shared memory).
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -56,7 +56,7 @@ __global__ void texture_to_shared(const convolution::Params p) {
 
 }  // namespace
 
-cudaTextureDesc convolution::step04_texture_desc() {
+cudaTextureDesc convolution::step04_texture_shared_desc() {
     cudaTextureDesc desc{};
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;

@@ -12,8 +12,8 @@
 // rintf restores the exact integer, and every product and partial sum of
 // integer weights and pixels is an integer below 2^24, which float holds
 // exactly. The result is bit for bit the integer kernel's.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -59,7 +59,7 @@ __global__ void float_texture_to_shared(const convolution::Params p, const Float
 
 }  // namespace
 
-cudaTextureDesc convolution::step05_texture_desc() {
+cudaTextureDesc convolution::step05_float_texture_desc() {
     cudaTextureDesc desc{};
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;

@@ -17,8 +17,8 @@
 //
 // Out of the image (near its edges), rows are clamped and columns read as 0:
 // such pixels only ever feed frame pixels, which are copied, not filtered.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

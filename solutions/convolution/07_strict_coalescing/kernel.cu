@@ -16,8 +16,8 @@
 //
 // A 4-byte load needs 4-byte aligned rows (rows_aligned); for other pitches
 // (--pitch-pad 1) the same words are assembled from single bytes.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

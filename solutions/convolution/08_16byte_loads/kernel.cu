@@ -18,8 +18,8 @@
 //
 // 16-byte accesses need 16-byte aligned rows (rows_aligned); for other
 // pitches the words are assembled from, and split into, single bytes.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

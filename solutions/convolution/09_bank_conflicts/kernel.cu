@@ -27,8 +27,8 @@
 // skips the per-pixel test; only blocks at the image's edges put the input
 // pixel back where the filter does not apply. The test is the same for every
 // thread of a block, so it costs no divergence.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 
@@ -48,7 +48,7 @@ __global__ void conflict_free(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t shared[];
     // Bytes from one tile row to the next, and 32-bit words from one staging
     // row to the next: padded so that the rows a warp reads at once fall on
-    // different banks (conflict_free_stride, in tracks/convolution.h).
+    // different banks (conflict_free_stride, in tracks/convolution/kernels.h).
     const int block_width = static_cast<int>(blockDim.x);
     const int tile_pitch = 4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
     const int staging_pitch = convolution::conflict_free_stride(kWordsPerThread * block_width, block_width);

@@ -27,8 +27,8 @@
 //    (S >> 6) clamped (scale_shift says when that holds; other scales keep
 //    the float rule), and clamping four sums and packing them into one word
 //    is two cvt.pack.sat instructions.
-#include "tracks/convolution.h"
-#include "tracks/convolution_device.cuh"
+#include "tracks/convolution/kernels.h"
+#include "tracks/convolution/device.cuh"
 
 #include "course/check.h"
 

@@ -12,8 +12,8 @@
 // of A, 4 * K bytes apart: 32 separate 32-byte sectors for 128 useful bytes,
 // and the same again for the 32 stores to C. Step 02 swaps the two indices
 // and nothing else.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 

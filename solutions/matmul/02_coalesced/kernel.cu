@@ -10,8 +10,8 @@
 // What it still costs: every term of every dot product is loaded from global
 // memory, so each element of A is loaded N times and each element of B M
 // times. The caches (L1, L2) absorb much of it; step 03 stops relying on them.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 

@@ -18,14 +18,14 @@
 // Shapes that are not multiples of 16: a tile element outside A or B is
 // loaded as 0, and 0 * x adds nothing, so the partial tiles at the edges
 // need no special case in the inner loop.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 constexpr int kTile = 16;   // TILE_WIDTH in Seo's slides: 256 threads per block

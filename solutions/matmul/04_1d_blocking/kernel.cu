@@ -14,14 +14,14 @@
 // one element of each tile. A bigger block tile also cuts global traffic: a
 // phase loads (64 + 64) * 8 floats for 64 * 64 * 8 multiply-adds, 4 times
 // fewer bytes per FLOP than the 16 x 16 tiles of step 03.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 constexpr int BM = 64;   // rows of C per block

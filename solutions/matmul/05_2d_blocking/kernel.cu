@@ -16,14 +16,14 @@
 // 512 threads fit on a multiprocessor (65536 registers) instead of 2048. That
 // is the trade: each thread carries more independent work instead of the GPU
 // running more threads.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
 constexpr int BM = 128;   // rows of C per block

@@ -21,15 +21,15 @@
 // the launcher takes this fast path then. Any other shape runs the same
 // kernel with kChecked = true, which loads and stores single floats with
 // bounds checks (zeros outside the matrices), as steps 03 to 05 did. The two
-// paths differ only in load4 and store4 (tracks/matmul_kernels.cuh).
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+// paths differ only in load4 and store4 (tracks/matmul/device.cuh).
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load4;
 using matmul::store4;
 

@@ -27,14 +27,14 @@
 //
 // The arithmetic is unchanged: every thread still computes 64 outputs from
 // 8 values of A and 8 of B per k; only which 64, and where As's rows start.
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load4;
 using matmul::store4;
 using matmul::spread;

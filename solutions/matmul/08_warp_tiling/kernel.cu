@@ -27,14 +27,14 @@
 // As in steps 06 and 07, shapes that are multiples of the block tile, with
 // 16-byte aligned matrices, take the float4 fast path; any other shape runs
 // the checked path (single floats, zeros outside the matrices).
-#include "tracks/matmul.h"
-#include "tracks/matmul_kernels.cuh"
+#include "tracks/matmul/kernels.h"
+#include "tracks/matmul/device.cuh"
 
 #include "course/check.h"
 
 namespace {
 
-// From tracks/matmul_kernels.cuh.
+// From tracks/matmul/device.cuh.
 using matmul::load4;
 using matmul::store4;
 using matmul::spread;

@@ -11,7 +11,7 @@
 // across every warp (in round 1, the even threads of each warp), so every warp
 // stays busy for the whole tree while most of its threads sit idle: the warp
 // diverges. And % is an expensive instruction.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 // after another. Our partial sums are 8 bytes wide; in round s thread t
 // touches element 2*s*t, so neighbouring threads are 16*s bytes apart and
 // many of them land in the same bank: a bank conflict that grows with s.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 //
 // What is still wasteful: half of the threads never add anything; they only
 // load one value and wait.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

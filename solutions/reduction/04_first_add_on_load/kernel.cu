@@ -5,7 +5,7 @@
 // apart (so each of the two loads is still coalesced), and adds them before
 // the tree starts. Half as many blocks for the same data, and the first
 // round of the tree happens in registers.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 // it: a race that compute-sanitizer's racecheck reports and that can give a
 // wrong sum. The safe form keeps the running value in a register and puts a
 // __syncwarp() between every write and the reads that depend on it.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 // knowledge while keeping one source for every block size: the launcher
 // picks the instance (here 256; Harris's launcher switched over all powers of
 // two up to 512).
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 namespace {
 

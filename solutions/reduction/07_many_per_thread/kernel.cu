@@ -8,7 +8,7 @@
 // does the block's tree run, once. Harris: "algorithm cascading", many
 // sequential adds per thread and a tree only at the end, which also hides
 // memory latency (each thread has loads in flight back to back).
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 #include <algorithm>
 

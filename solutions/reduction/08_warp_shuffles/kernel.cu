@@ -9,7 +9,7 @@
 // sums those 8 the same way. The "_sync" and its mask also make this the
 // sanctioned form of warp-synchronous code on Volta and later: the hardware
 // synchronises the named lanes for the exchange.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 #include <algorithm>
 

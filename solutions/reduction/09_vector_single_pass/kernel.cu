@@ -16,7 +16,7 @@
 //     of the time. Here each block writes its partial sum, and the last block
 //     to finish (found with an atomic counter) adds up all the partial sums
 //     and writes the total. One launch, no second pass.
-#include "tracks/reduction.h"
+#include "tracks/reduction/kernels.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "convolution_test.h"
+#include "convolution/helpers.h"
 
 #include "doctest_include.h"
 #include "gpu_test.h"

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "course/check.h"
-#include "tracks/matmul.h"
+#include "tracks/matmul/kernels.h"
 
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 // The library rung: CUB's device-wide sum (CUB is header-only and needs nvcc).
-#include "tracks/reduction.h"
+#include "tracks/reduction/track.h"
 
 #include <cub/device/device_reduce.cuh>
 

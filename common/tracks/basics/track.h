@@ -1,17 +1,12 @@
-// The basics track: c[i] = a[i] + b[i] over n floats.
-//
-// The smallest kernel that shows the whole course's pattern: a launcher per
-// step (defined by that step's kernel.cu, the student's or the solution), a CPU
-// reference, a check, a time, a place on the ladder. It moves 12 bytes per
-// element and does one add, so it is purely memory-bound: its ceiling is the
-// GPU's memory bandwidth, measured by the library rung, a device-to-device
-// copy of the same number of bytes.
+// The basics track's machinery: the problem on the GPU, the CPU reference,
+// the check, the ladder and its copy rung. What a step's kernel.cu needs is in
+// tracks/basics/kernels.h.
 #pragma once
 
 #include "course/compare.h"
-#include "course/kernel_copy.h"
 #include "course/runner.h"
 #include "course/track.h"
+#include "tracks/basics/kernels.h"
 
 #include <cuda_runtime.h>
 
@@ -20,16 +15,6 @@
 #include <vector>
 
 namespace basics {
-
-// Every step's launcher: a, b and c are device pointers to n floats; it
-// enqueues the kernel on `stream` and checks the launch (CUDA_CHECK_LAUNCH).
-using Launcher = void (*)(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
-
-// The launchers, one per step (inline namespace: see course/kernel_copy.h).
-inline namespace COURSE_KERNEL_COPY {
-void step01_vector_add(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
-void step02_grid_stride(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
-}  // inline namespace COURSE_KERNEL_COPY
 
 struct Step {
     int number;
@@ -79,7 +64,7 @@ std::size_t size_from(const course::Options& options);
 // The ladder of `steps` (the student's row marked), then the copy rung.
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
 
-// The track with the steps this program was built with (basics_steps.cpp).
+// The track with the steps this program was built with (tracks/basics/steps.cpp).
 course::Track track();
 
 }  // namespace basics

@@ -7,12 +7,12 @@
 #include "doctest_include.h"
 #include "gpu_test.h"
 #include "speed_rule.h"
-#include "tracks/reduction.h"
+#include "tracks/reduction/track.h"
 
 #include <string>
 #include <vector>
 
-namespace reduction_test {
+namespace reduction::testing {
 
 using course::testing::harness;
 
@@ -46,4 +46,4 @@ inline course::LaunchRecord launches_for(reduction::Launcher launch, std::size_t
     return course::record_launches(problem.run(launch).launch);
 }
 
-}  // namespace reduction_test
+}  // namespace reduction::testing

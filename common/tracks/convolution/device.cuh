@@ -6,7 +6,7 @@
 // Included by the kernel.cu files only (it needs nvcc).
 #pragma once
 
-#include "tracks/convolution.h"
+#include "tracks/convolution/kernels.h"
 
 #include <cstddef>
 #include <cstdint>

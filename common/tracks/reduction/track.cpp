@@ -1,4 +1,4 @@
-#include "tracks/reduction.h"
+#include "tracks/reduction/track.h"
 
 #include "course/ceilings.h"
 #include "course/options.h"

@@ -1,4 +1,4 @@
-#include "tracks/convolution.h"
+#include "tracks/convolution/track.h"
 
 #include "course/check.h"
 #include "course/options.h"

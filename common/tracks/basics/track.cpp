@@ -1,4 +1,4 @@
-#include "tracks/basics.h"
+#include "tracks/basics/track.h"
 
 #include "course/check.h"
 #include "course/options.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "speed_rule.h"
-#include "tracks/convolution.h"
+#include "tracks/convolution/track.h"
 
 #include <cstddef>
 #include <string>

@@ -5,7 +5,7 @@
 #include "doctest_include.h"
 #include "gpu_test.h"
 #include "speed_rule.h"
-#include "tracks/matmul.h"
+#include "tracks/matmul/track.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,13 +1,6 @@
-// The matmul track: C = A * B in FP32, row-major, any M, N and K.
-//
-//   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
-//   at r * C + c (row-major, no padding between rows).
-//
-// Eight steps take one thread per output to within reach of cuBLAS: every
-// step's kernel.cu (the student's or the solution) defines a launcher with the
-// Launcher signature below, and a function that reports the kernel's
-// registers and shared memory (cudaFuncGetAttributes), shown beside its row
-// of the ladder. The library rung is cuBLAS SGEMM in plain FP32.
+// The matmul track's machinery: the problem on the GPU, the CPU reference,
+// the check, cuBLAS SGEMM in plain FP32 (the library rung) and the ladder.
+// What a step's kernel.cu needs is in tracks/matmul/kernels.h.
 //
 // Work per run: 2 * M * N * K floating-point operations (one multiply and one
 // add per term of each dot product), so the ladder is in GFLOP/s against the
@@ -46,9 +39,10 @@
 #pragma once
 
 #include "course/compare.h"
-#include "course/kernel_copy.h"
 #include "course/runner.h"
+#include "course/targets.h"
 #include "course/track.h"
+#include "tracks/matmul/kernels.h"
 
 #include <cuda_runtime.h>
 
@@ -58,34 +52,6 @@
 #include <vector>
 
 namespace matmul {
-
-// Every step's launcher: A, B and C are device pointers (M x K, K x N, M x N,
-// row-major); it enqueues the kernel on `stream` and checks the launch.
-using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-// Every step's resource report: cudaFuncGetAttributes of its kernel (of the
-// fast path's kernel, where a step has two).
-using Attributes = cudaFuncAttributes (*)();
-
-// The launchers, one per step (inline namespace: see course/kernel_copy.h).
-inline namespace COURSE_KERNEL_COPY {
-void step01_naive(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step02_coalesced(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-void step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
-
-cudaFuncAttributes step01_naive_attributes();
-cudaFuncAttributes step02_coalesced_attributes();
-cudaFuncAttributes step03_shared_tiles_attributes();
-cudaFuncAttributes step04_1d_blocking_attributes();
-cudaFuncAttributes step05_2d_blocking_attributes();
-cudaFuncAttributes step06_vector_loads_attributes();
-cudaFuncAttributes step07_bank_conflicts_attributes();
-cudaFuncAttributes step08_warp_tiling_attributes();
-}  // inline namespace COURSE_KERNEL_COPY
 
 // The library rung, with the steps' signature: cublasSgemm in FP32 with
 // CUBLAS_PEDANTIC_MATH (no tensor cores, no TF32, no reduced-precision
@@ -145,10 +111,6 @@ Reference reference_all(const std::vector<float>& a, const std::vector<float>& b
 // a mismatch is reported with its row and column.
 course::CheckResult compare_with_reference(const float* c, const Reference& reference);
 
-// A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
-// course::Error if the y count passes CUDA's limit of 65535.
-dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
-
 // Inputs on the GPU (uniform in [-1, 1], seeded) and the reference on the
 // host. `offset` shifts A, B and C by that many floats from their
 // allocations' starts, so that tests can hand a kernel pointers that are not
@@ -187,7 +149,10 @@ std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
 // The ladder of `steps` (the student's row marked), then cuBLAS.
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
 
-// The track with the steps this program was built with (matmul_steps.cpp).
+// The track with the steps this program was built with (tracks/matmul/steps.cpp).
 course::Track track();
+
+// The track's performance targets (tracks/matmul/targets.cpp, run by course-targets).
+void targets(course::Targets& targets);
 
 }  // namespace matmul

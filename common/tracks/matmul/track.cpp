@@ -1,4 +1,4 @@
-#include "tracks/matmul.h"
+#include "tracks/matmul/track.h"
 
 #include "course/check.h"
 #include "course/options.h"

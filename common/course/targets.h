@@ -1,0 +1,40 @@
+// A track's performance targets (course-targets, `meson test -C build
+// --benchmark`): each is a ratio measured within one ladder run of the
+// reference solutions, reported on one line and either met or missed. A
+// track with targets says so in the track table (lessons/meson.build) and
+// defines them in common/tracks/<track>/targets.cpp.
+#pragma once
+
+#include "course/ladder.h"
+#include "course/runner.h"
+#include "course/track.h"
+
+#include <string>
+
+namespace course {
+
+class Targets {
+public:
+    explicit Targets(Harness& harness) : harness_(harness) {}
+
+    // Runs `track` at `size` (its own options at their defaults), prints the
+    // table, and reports a missed target if any check fails.
+    Ladder ladder(const Track& track, const char* size);
+
+    // One target line: `what`, the measured `value` and the `minimum` it needs.
+    void report(const std::string& what, double value, double minimum, const std::string& unit);
+
+    bool all_met() const { return all_met_; }
+
+private:
+    Harness& harness_;
+    bool all_met_ = true;
+};
+
+// The row labelled `label` ("09", "ref", "copy"), or course::Error.
+const Rung& row(const Ladder& ladder, const std::string& label);
+
+// How many times as fast `faster` is: the time of `slower` over that of `faster`.
+double time_ratio(const Rung& slower, const Rung& faster);
+
+}  // namespace course

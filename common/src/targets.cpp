@@ -1,0 +1,35 @@
+#include "course/targets.h"
+
+#include "course/check.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace course {
+
+Ladder Targets::ladder(const Track& track, const char* size) {
+    Options options;
+    options.size = size;
+    for (const auto& spec : track.options) options.extra[spec.name] = spec.default_value;
+    auto ladders = track.run(TrackRun{options, harness_, 0});
+    std::cout << format_table({harness_.device, ladders});
+    if (!ladders.at(0).all_ok()) report(track.name + " at " + size + ": every check passes", 0, 1, "");
+    return ladders.at(0);
+}
+
+void Targets::report(const std::string& what, double value, double minimum, const std::string& unit) {
+    const bool met = value >= minimum;
+    std::printf("target %s: %.3f%s (at least %.3f%s) -> %s\n", what.c_str(), value, unit.c_str(), minimum,
+                unit.c_str(), met ? "met" : "MISSED");
+    all_met_ = all_met_ && met;
+}
+
+const Rung& row(const Ladder& ladder, const std::string& label) {
+    for (const auto& rung : ladder.rungs)
+        if (rung.label == label) return rung;
+    throw Error("no row \"" + label + "\" in the " + ladder.track + " ladder");
+}
+
+double time_ratio(const Rung& slower, const Rung& faster) { return slower.time.median_ms / faster.time.median_ms; }
+
+}  // namespace course

@@ -1,0 +1,47 @@
+// The matmul track, as a step's kernel.cu sees it: C = A * B in FP32,
+// row-major, any M, N and K.
+//
+//   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
+//   at r * C + c (row-major, no padding between rows).
+//
+// Eight steps take one thread per output to within reach of cuBLAS: every
+// step's kernel.cu (the student's or the solution) defines a launcher with the
+// Launcher signature below, and a function that reports the kernel's
+// registers and shared memory (cudaFuncGetAttributes), shown beside its row
+// of the ladder. The device helpers the kernels share are in
+// tracks/matmul/device.cuh; how a result is checked, the problem, cuBLAS and
+// the ladder, in tracks/matmul/track.h.
+#pragma once
+
+#include "course/kernel_copy.h"
+
+#include <cuda_runtime.h>
+
+namespace matmul {
+
+// Every step's launcher: A, B and C are device pointers (M x K, K x N, M x N,
+// row-major); it enqueues the kernel on `stream` and checks the launch.
+using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
+// Every step's resource report: cudaFuncGetAttributes of its kernel (of the
+// fast path's kernel, where a step has two).
+using Attributes = cudaFuncAttributes (*)();
+
+// The launchers, one per step: step<NN>_<folder name>, e.g. step03_shared_tiles
+// for lessons/matmul/03_shared_tiles, and its resource report,
+// step<NN>_<folder name>_attributes. The steps are listed once, in
+// lessons/matmul/meson.build; Meson writes the list out as matmul_steps.h,
+// one COURSE_STEP(number, launcher, title) line per step. (The inline
+// namespace: see course/kernel_copy.h.)
+inline namespace COURSE_KERNEL_COPY {
+#define COURSE_STEP(number, launcher, title)                                                                  \
+    void launcher(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);      \
+    cudaFuncAttributes launcher##_attributes();
+#include "matmul_steps.h"
+#undef COURSE_STEP
+}  // inline namespace COURSE_KERNEL_COPY
+
+// A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
+// course::Error if the y count passes CUDA's limit of 65535.
+dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
+
+}  // namespace matmul
