@@ -10,6 +10,7 @@
 #pragma once
 
 #include "course/check.h"
+#include "course/launch_helpers.h"
 #include "tracks/matmul/kernels.h"
 
 #include <cuda_runtime.h>
@@ -61,9 +62,6 @@ __device__ inline void store4(float* __restrict__ C, int row, int col, int M, in
     }
 }
 
-// True if `p` is 16-byte aligned, as a float4 access needs.
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 // True when a kernel with BM x BN tiles and phases of BK terms may use
 // 16-byte accesses everywhere: the shape is a multiple of the tiles (so every
 // tile is whole, and K and N are multiples of 4 when BK and BN are, so every
@@ -71,7 +69,7 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 // aligned.
 inline bool fits_fast_path(const float* A, const float* B, const float* C, int M, int N, int K, int BM, int BN,
                            int BK) {
-    return M % BM == 0 && N % BN == 0 && K % BK == 0 && aligned16(A) && aligned16(B) && aligned16(C);
+    return M % BM == 0 && N % BN == 0 && K % BK == 0 && course::aligned16(A) && course::aligned16(B) && course::aligned16(C);
 }
 
 // Number i (0..7) of the 8 rows, or columns, that thread t owns within a tile

@@ -8,11 +8,12 @@
 #include "tracks/basics/kernels.h"
 
 #include "course/check.h"
+// TODO(step 02): done for you: two headers that step 01 did not need, for the
+// launcher: aligned16 and resident_blocks (how many blocks the GPU holds at
+// once, read the comments there), and std::max, std::min.
+#include "course/launch_helpers.h"
 
-// TODO(step 02): done for you: two headers that step 01 did not need, for
-// the launcher's helpers (std::max, std::min, std::uintptr_t).
 #include <algorithm>
-#include <cstdint>
 
 namespace {
 
@@ -36,22 +37,8 @@ __global__ void vector_add_scalar(const float* __restrict__ a, const float* __re
     // the same grid-stride loop, one float at a time, over all n elements.
 }
 
-// TODO(step 02): done for you: these helpers of the launcher below, which
-// replace step 01's one-thread-per-element launch.
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-// How many blocks of `kernel` the whole GPU holds at once: multiprocessors
-// times resident blocks per multiprocessor. More would only queue behind the
-// first wave.
-template <typename Kernel>
-std::size_t resident_blocks(Kernel kernel) {
-    int device = 0, sm_count = 0, blocks_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreadsPerBlock, 0));
-    return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(blocks_per_sm);
-}
-
+// TODO(step 02): done for you: this helper of the launcher below, which
+// replaces step 01's one-thread-per-element launch.
 // One wave of blocks, or fewer when the work is small.
 unsigned int grid_size(std::size_t resident, std::size_t work_items) {
     const std::size_t needed = (work_items + kThreadsPerBlock - 1) / kThreadsPerBlock;
@@ -63,11 +50,12 @@ unsigned int grid_size(std::size_t resident, std::size_t work_items) {
 void basics::step02_grid_stride(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream) {
     // TODO(step 02): done for you: one wave of blocks (not one thread per
     // element), and the float4 kernel only when a, b and c are 16-byte aligned.
-    if (aligned16(a) && aligned16(b) && aligned16(c)) {
-        static const std::size_t resident = resident_blocks(vector_add_float4);  // asked once per program
+    if (course::aligned16(a) && course::aligned16(b) && course::aligned16(c)) {
+        // asked once per program
+        static const std::size_t resident = course::resident_blocks(vector_add_float4, kThreadsPerBlock);
         vector_add_float4<<<grid_size(resident, (n + 3) / 4), kThreadsPerBlock, 0, stream>>>(a, b, c, n);
     } else {
-        static const std::size_t resident = resident_blocks(vector_add_scalar);
+        static const std::size_t resident = course::resident_blocks(vector_add_scalar, kThreadsPerBlock);
         vector_add_scalar<<<grid_size(resident, n), kThreadsPerBlock, 0, stream>>>(a, b, c, n);
     }
     CUDA_CHECK_LAUNCH();

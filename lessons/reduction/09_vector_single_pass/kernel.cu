@@ -6,6 +6,8 @@
 // meson compile -C build reduction-09 && build/lessons/reduction-09
 #include "tracks/reduction/kernels.h"
 
+#include "course/launch_helpers.h"
+
 #include <algorithm>
 
 namespace {
@@ -53,20 +55,13 @@ __global__ void reduce_single_pass(const T* __restrict__ in, long long* __restri
     }
 }
 
-std::size_t resident_blocks() {
-    int device = 0, sm_count = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_single_pass<kThreads, int>, kThreads, 0));
-    return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
-}
-
 }  // namespace
 
 void reduction::step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch,
                                           cudaStream_t stream) {
-    static const std::size_t one_wave = resident_blocks();
+    // One wave: as many blocks of the first pass's kernel as the GPU holds at
+    // once (course/launch_helpers.h, met in basics 02), asked once per program.
+    static const std::size_t one_wave = course::resident_blocks(reduce_single_pass<kThreads, int>, kThreads);
     // TODO(step 09): one launch instead of reduce_in_passes.
     reduce_in_passes(
         in, n, sum, scratch, stream,

@@ -18,12 +18,16 @@
 // so the launcher takes the vector path only when a, b and c are all
 // aligned, and otherwise runs the same loop on single floats. The last n % 4
 // elements are done one by one.
+//
+// Both checks the launcher makes, aligned16 and resident_blocks (how many
+// blocks the GPU holds at once), are in course/launch_helpers.h: later steps
+// of other tracks size their grids the same way.
 #include "tracks/basics/kernels.h"
 
 #include "course/check.h"
+#include "course/launch_helpers.h"
 
 #include <algorithm>
-#include <cstdint>
 
 namespace {
 
@@ -53,20 +57,6 @@ __global__ void vector_add_scalar(const float* __restrict__ a, const float* __re
     for (std::size_t i = first; i < n; i += stride) c[i] = a[i] + b[i];
 }
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-// How many blocks of `kernel` the whole GPU holds at once: multiprocessors
-// times resident blocks per multiprocessor. More would only queue behind the
-// first wave.
-template <typename Kernel>
-std::size_t resident_blocks(Kernel kernel) {
-    int device = 0, sm_count = 0, blocks_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreadsPerBlock, 0));
-    return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(blocks_per_sm);
-}
-
 // One wave of blocks, or fewer when the work is small.
 unsigned int grid_size(std::size_t resident, std::size_t work_items) {
     const std::size_t needed = (work_items + kThreadsPerBlock - 1) / kThreadsPerBlock;
@@ -76,11 +66,12 @@ unsigned int grid_size(std::size_t resident, std::size_t work_items) {
 }  // namespace
 
 void basics::step02_grid_stride(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream) {
-    if (aligned16(a) && aligned16(b) && aligned16(c)) {
-        static const std::size_t resident = resident_blocks(vector_add_float4);  // asked once per program
+    if (course::aligned16(a) && course::aligned16(b) && course::aligned16(c)) {
+        // asked once per program
+        static const std::size_t resident = course::resident_blocks(vector_add_float4, kThreadsPerBlock);
         vector_add_float4<<<grid_size(resident, (n + 3) / 4), kThreadsPerBlock, 0, stream>>>(a, b, c, n);
     } else {
-        static const std::size_t resident = resident_blocks(vector_add_scalar);
+        static const std::size_t resident = course::resident_blocks(vector_add_scalar, kThreadsPerBlock);
         vector_add_scalar<<<grid_size(resident, n), kThreadsPerBlock, 0, stream>>>(a, b, c, n);
     }
     CUDA_CHECK_LAUNCH();

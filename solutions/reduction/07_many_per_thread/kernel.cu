@@ -10,6 +10,8 @@
 // memory latency (each thread has loads in flight back to back).
 #include "tracks/reduction/kernels.h"
 
+#include "course/launch_helpers.h"
+
 #include <algorithm>
 
 namespace {
@@ -66,21 +68,13 @@ __global__ void reduce_many_per_thread(const T* __restrict__ in, long long* __re
     }
 }
 
-// One wave: multiprocessors x resident blocks of this kernel per multiprocessor.
-std::size_t resident_blocks() {
-    int device = 0, sm_count = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_many_per_thread<kThreads, int>, kThreads, 0));
-    return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
-}
-
 }  // namespace
 
 void reduction::step07_many_per_thread(const int* in, std::size_t n, long long* sum, long long* scratch,
                                        cudaStream_t stream) {
-    static const std::size_t one_wave = resident_blocks();   // asked once per program
+    // One wave: as many blocks of the first pass's kernel as the GPU holds at
+    // once (course/launch_helpers.h, met in basics 02), asked once per program.
+    static const std::size_t one_wave = course::resident_blocks(reduce_many_per_thread<kThreads, int>, kThreads);
     reduce_in_passes(
         in, n, sum, scratch, stream,
         [](auto* input, std::size_t count, long long* output, unsigned int blocks, cudaStream_t s) {

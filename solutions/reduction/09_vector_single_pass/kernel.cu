@@ -18,6 +18,8 @@
 //     and writes the total. One launch, no second pass.
 #include "tracks/reduction/kernels.h"
 
+#include "course/launch_helpers.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -101,20 +103,14 @@ __global__ void reduce_single_pass(const int* __restrict__ in, std::size_t n, lo
     }
 }
 
-std::size_t resident_blocks() {
-    int device = 0, sm_count = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_single_pass<kThreads>, kThreads, 0));
-    return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(per_sm);
-}
-
 }  // namespace
 
 void reduction::step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch,
                                           cudaStream_t stream) {
     if (n == 0) throw course::Error("reduction: n must be at least 1");
-    static const std::size_t one_wave = resident_blocks();
+    // One wave: as many blocks of the first pass's kernel as the GPU holds at
+    // once (course/launch_helpers.h, met in basics 02), asked once per program.
+    static const std::size_t one_wave = course::resident_blocks(reduce_single_pass<kThreads>, kThreads);
     // One block per 256 int4s at most, one wave at most, and never more
     // partial sums than the scratch holds after its counter.
     const std::size_t wanted = blocks_covering(std::max<std::size_t>(n / 4, 1), kThreads);
