@@ -1,26 +1,14 @@
 // Grading test of basics step 02 (grid-stride loop, 16-byte loads). Built twice:
 // against lessons/basics/02_grid_stride/kernel.cu (suite "grade") and against
 // the reference solution (suite "solutions").
-#include "doctest_include.h"
-
-#include "speed_rule.h"
-#include "gpu_test.h"
-
+#include "basics/helpers.h"
 #include "course/launches.h"
-#include "tracks/basics/track.h"
 
-using course::testing::harness;
+using namespace basics::testing;
 
 COURSE_SOLUTION_LAUNCHER(basics, step02_grid_stride)
 
-TEST_CASE("step 02 computes c = a + b at every grading size") {
-    for (const std::size_t n : course::testing::kSizes1D) {
-        CAPTURE(n);
-        basics::Problem problem(n, 200 + n);
-        const auto result = course::check_once(harness(), problem.run(basics::step02_grid_stride));
-        CHECK_MESSAGE(result.ok, result.summary());
-    }
-}
+TEST_CASE("step 02 computes c = a + b at every grading size") { check_grading_sizes(basics::step02_grid_stride, 200); }
 
 TEST_CASE("step 02 is right on arrays that do not start on a 16-byte boundary") {
     // a + 1, a + 2, a + 3 floats: a float4 load there would be misaligned.
@@ -54,11 +42,7 @@ TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it
     // are in lessons/basics/02_grid_stride/README.md.
-    course::testing::check_speed_rule("basics 02", basics::run_ladder,
-                                      std::vector<basics::Step>{{1, "", basics::step01_vector_add},
-                                                                {2, "", basics::solution::step02_grid_stride},
-                                                                {2, "", basics::step02_grid_stride}},
-                                      "2^26",
+    check_speed(2, basics::step01_vector_add, basics::solution::step02_grid_stride, basics::step02_grid_stride,
                                       "the float4 loads and stores in the grid-stride loop (the vector path must "
                                       "be the one taken for aligned arrays); the README's Nsight Compute command "
                                       "counts the load instructions");
