@@ -13,11 +13,12 @@
 #undef COURSE_TRACK
 
 int main(int argc, char** argv) {
-    return course::course_main(argc, argv, {
+    return course::course_main(argc, argv,
+                               {
 #define COURSE_TRACK(name) name::track(),
 #define COURSE_TRACK_WITH_TARGETS(name) COURSE_TRACK(name)
 #include "course_tracks.h"
 #undef COURSE_TRACK_WITH_TARGETS
 #undef COURSE_TRACK
-    });
+                               });
 }

@@ -4,7 +4,7 @@
 #include "course/track.h"
 
 namespace COURSE_TRACK {
-course::Track track();   // tracks/<track>/steps.cpp
+course::Track track();  // tracks/<track>/steps.cpp
 }
 
 int main(int argc, char** argv) {

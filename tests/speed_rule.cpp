@@ -60,8 +60,8 @@ void check_speed_rule(const std::string& lesson, const std::function<SpeedAttemp
         log_attempt(lesson, attempt, result, minimum);
         bool passed = true;
         for (const SpeedMeasure& measure : result.measures) passed = passed && measure.fraction >= minimum;
-        const std::string line = "ladder " + std::to_string(attempt) + " of at most " +
-                                 std::to_string(kSpeedAttempts) + ": " + summary(result, minimum);
+        const std::string line = "ladder " + std::to_string(attempt) + " of at most " + std::to_string(kSpeedAttempts) +
+                                 ": " + summary(result, minimum);
         if (passed) {
             MESSAGE(result.table << line);
             return;

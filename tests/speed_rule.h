@@ -31,8 +31,8 @@
 // Declares `track::solution::name`, the reference solution's copy of the
 // launcher `track::name` (same type).
 #define COURSE_SOLUTION_LAUNCHER(track, name) \
-    namespace track::solution {                  \
-    decltype(::track::name) name;                \
+    namespace track::solution {               \
+    decltype(::track::name) name;             \
     }
 
 namespace course::testing {
@@ -49,8 +49,8 @@ inline constexpr int kSpeedAttempts = 3;
 
 // One quantity a speed rule compares (most rules have one: the kernel's time).
 struct SpeedMeasure {
-    std::string what;   // "time", "memory-only time"
-    double fraction;    // the reference's time over the graded kernel's: 1 = as fast
+    std::string what;  // "time", "memory-only time"
+    double fraction;   // the reference's time over the graded kernel's: 1 = as fast
 };
 
 // One race: its measures and the ladder as printed.
@@ -105,14 +105,15 @@ SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, co
 // step before, shown for comparison; leave it out for step 01). The steps'
 // titles are replaced by the race's.
 template <typename Step, typename RunLadder>
-void check_speed_rule(const std::string& lesson, RunLadder run_ladder, std::vector<Step> steps,
-                      const std::string& size, const std::string& advice) {
+void check_speed_rule(const std::string& lesson, RunLadder run_ladder, std::vector<Step> steps, const std::string& size,
+                      const std::string& advice) {
     REQUIRE_MESSAGE((steps.size() == 2 || steps.size() == 3), "a race is [previous,] reference, graded");
     std::vector<std::string> titles;
     for (std::size_t i = 0; i < steps.size(); ++i)
         titles.push_back(i + 1 == steps.size() ? graded_title(steps[i].number) : solution_title(steps[i].number));
     for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
-    check_speed_rule(lesson, [&] { return race_steps(run_ladder, steps, size); }, advice);
+    check_speed_rule(
+        lesson, [&] { return race_steps(run_ladder, steps, size); }, advice);
 }
 
 }  // namespace course::testing

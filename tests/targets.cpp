@@ -6,9 +6,9 @@
 // as course_tracks.h.
 // Prints every ladder and one line per target; exits 1 if any is missed.
 // `course-targets reduction` (or matmul, convolution) runs one track's.
+#include "course/targets.h"
 #include "course/check.h"
 #include "course/device.h"
-#include "course/targets.h"
 
 #include <cstdio>
 #include <string>

@@ -93,7 +93,7 @@ TEST_CASE("the harness's poison values never pass as results") {
     std::memset(&first, 0xFF, sizeof first);
     std::memset(&second, 0xA5, sizeof second);
     const int want = -1;
-    CHECK(compare_exact(&first, &want, 1).ok);      // the one value the first poison cannot catch...
+    CHECK(compare_exact(&first, &want, 1).ok);         // the one value the first poison cannot catch...
     CHECK_FALSE(compare_exact(&second, &want, 1).ok);  // ...the second one catches
 }
 
@@ -117,11 +117,11 @@ TEST_CASE("pitched images are compared pixel by pixel, padding ignored, the firs
         CHECK(result.checked == 6);
     }
     SUBCASE("a wrong pixel in the second row") {
-        got[6] = 7;   // (x 1, y 1)
+        got[6] = 7;  // (x 1, y 1)
         const auto result = course::compare_exact_2d(got.data(), 5, want.data(), 3, 2);
         CHECK_FALSE(result.ok);
         CHECK(result.mismatches == 1);
-        CHECK(result.first_bad == 4);   // its index in the packed reference
+        CHECK(result.first_bad == 4);  // its index in the packed reference
         CHECK(result.summary() == "1 of 6 wrong; first at [4]: pixel (1, 1): got 7, want 5");
     }
 }

@@ -114,8 +114,8 @@ TEST_CASE("timing: positive, ordered statistics over the asked number of runs") 
     IndexProblem problem(1 << 20);
     course::TimingConfig config;
     config.runs = 9;
-    const auto stats = course::time_launches(problem.run(test_kernels::write_index).launch, config,
-                                             &harness().flusher, harness().stream.get());
+    const auto stats = course::time_launches(problem.run(test_kernels::write_index).launch, config, &harness().flusher,
+                                             harness().stream.get());
     CHECK(stats.runs == 9);
     CHECK(stats.min_ms > 0.0);
     CHECK(stats.min_ms <= stats.median_ms);
@@ -154,12 +154,12 @@ TEST_CASE("record_launches lists what a launcher enqueues, without running it") 
         test_kernels::write_first_half(out.data(), 1000, s);
     });
     REQUIRE(record.kernels.size() == 2);
-    CHECK(record.other_operations == 1);   // the memset
-    CHECK(record.kernels[0].blocks() == 4);   // 1000 values, 256 per block
-    CHECK(record.kernels[1].blocks() == 2);   // 500 values
+    CHECK(record.other_operations == 1);     // the memset
+    CHECK(record.kernels[0].blocks() == 4);  // 1000 values, 256 per block
+    CHECK(record.kernels[1].blocks() == 2);  // 500 values
     CHECK(record.kernels[0].threads_per_block() == 256);
     CHECK(record.kernels[0].attributes.numRegs > 0);
-    CHECK(out.download()[999] == 0.0f);    // captured, never run
+    CHECK(out.download()[999] == 0.0f);  // captured, never run
 }
 
 TEST_CASE("the read-only sweep measures a plausible bandwidth") {

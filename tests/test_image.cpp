@@ -88,7 +88,8 @@ TEST_CASE("missing, corrupt and unsupported files give a reason") {
     CHECK(error_of(cut.path).find("cannot read image") == 0);
 
     CHECK_THROWS_WITH_AS(course::save_image("out.bmp", course::synthetic_image(4, 4, 1, 1)),
-                         "cannot save \"out.bmp\": use .png, or .pgm for gray and .ppm for colour images", course::Error);
+                         "cannot save \"out.bmp\": use .png, or .pgm for gray and .ppm for colour images",
+                         course::Error);
     CHECK_THROWS_AS(course::save_image("out.pgm", course::synthetic_image(4, 4, 3, 1)), course::Error);
     CHECK_THROWS_AS(course::save_image("no-such-dir/out.png", course::synthetic_image(4, 4, 1, 1)), course::Error);
 }

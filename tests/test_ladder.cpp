@@ -37,7 +37,9 @@ course::Report example() {
     return report;
 }
 
-std::size_t count_lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+std::size_t count_lines(const std::string& text) {
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 }  // namespace
 
@@ -57,8 +59,8 @@ TEST_CASE("rows of steps and of the library") {
 }
 
 TEST_CASE("throughput is work over median time") {
-    CHECK(course::throughput(rung("01", 2.0, 1e9)) == doctest::Approx(500.0));   // 1 GB in 2 ms = 500 GB/s
-    CHECK(course::throughput(rung("01", 0.0, 1e9)) == 0.0);                      // no time, no rate
+    CHECK(course::throughput(rung("01", 2.0, 1e9)) == doctest::Approx(500.0));  // 1 GB in 2 ms = 500 GB/s
+    CHECK(course::throughput(rung("01", 0.0, 1e9)) == 0.0);                     // no time, no rate
 }
 
 TEST_CASE("speedups are time ratios against the row before and the first row") {
@@ -88,7 +90,8 @@ TEST_CASE("a failed row gets no speedups, and neither does the row after it") {
 TEST_CASE("the table marks the student's row and shows every column") {
     const std::string table = course::format_table(example());
     CHECK(table.find("demo: 1 GB moved") != std::string::npos);
-    for (const char* column : {"step", "kernel", "median ms", "spread", "GB/s", "% peak", "vs prev", "vs 01", "% of copy", "check"})
+    for (const char* column :
+         {"step", "kernel", "median ms", "spread", "GB/s", "% peak", "vs prev", "vs 01", "% of copy", "check"})
         CHECK_MESSAGE(table.find(column) != std::string::npos, column);
     // The student's row: marker, label, 1000 GB/s = 50% of the 2000 GB/s peak, 2x.
     const auto line_start = table.find("you >");
@@ -99,7 +102,7 @@ TEST_CASE("the table marks the student's row and shows every column") {
     CHECK(line.find("50.0%") != std::string::npos);
     CHECK(line.find("2.00x") != std::string::npos);
     CHECK(line.find("62.5%") != std::string::npos);  // of the copy's 1600 GB/s
-    CHECK(count_lines(table) == 1 + 1 + 1 + 1 + 4);     // device, blank, title, header, 4 rows
+    CHECK(count_lines(table) == 1 + 1 + 1 + 1 + 4);  // device, blank, title, header, 4 rows
 }
 
 TEST_CASE("a failed check is spelled out and hides the row's numbers") {
@@ -125,7 +128,7 @@ TEST_CASE("JSON: the rows and their derived numbers") {
     CHECK(std::count(json.begin(), json.end(), '[') == std::count(json.begin(), json.end(), ']'));
     CHECK(json.find("\"name\": \"Test GPU\"") != std::string::npos);
     CHECK(json.find("\"step\": \"02\", \"title\": \"kernel 02\", \"student\": true") != std::string::npos);
-    CHECK(json.find("\"speedup_vs_previous\": null") != std::string::npos);   // the first row
+    CHECK(json.find("\"speedup_vs_previous\": null") != std::string::npos);  // the first row
     CHECK(json.find("\"speedup_vs_previous\": 2.0000") != std::string::npos);
 }
 

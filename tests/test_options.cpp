@@ -105,7 +105,8 @@ TEST_CASE("positional arguments only where a program takes them") {
 }
 
 TEST_CASE("usage text lists the shared and the track's options") {
-    const std::string text = course::usage_text("demo-01", "About.", "number of floats", {{"block", "WxH", "shape", "16x16"}});
+    const std::string text =
+        course::usage_text("demo-01", "About.", "number of floats", {{"block", "WxH", "shape", "16x16"}});
     CHECK(text.find("usage: demo-01 [options]") == 0);
     CHECK(text.find("--size S       number of floats") != std::string::npos);
     CHECK(text.find("--block WxH    shape (default 16x16)") != std::string::npos);

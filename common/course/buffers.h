@@ -52,7 +52,8 @@ private:
             // already broken, and the error that broke it was reported first.
             const cudaError_t status = Memory::release(data_);
             if (status != cudaSuccess && status != cudaErrorCudartUnloading)
-                std::fprintf(stderr, "warning: freeing %s memory failed: %s\n", Memory::kind, cudaGetErrorString(status));
+                std::fprintf(stderr, "warning: freeing %s memory failed: %s\n", Memory::kind,
+                             cudaGetErrorString(status));
         }
         data_ = nullptr;
         count_ = 0;

@@ -36,10 +36,10 @@ std::string describe_cuda_failure(cudaError_t code, const char* expression, cons
 
 }  // namespace course
 
-#define CUDA_CHECK(expression)                                                   \
-    do {                                                                         \
-        const cudaError_t course_status_ = (expression);                         \
-        if (course_status_ != cudaSuccess)                                       \
+#define CUDA_CHECK(expression)                                                           \
+    do {                                                                                 \
+        const cudaError_t course_status_ = (expression);                                 \
+        if (course_status_ != cudaSuccess)                                               \
             ::course::throw_cuda_error(course_status_, #expression, __FILE__, __LINE__); \
     } while (0)
 

@@ -21,11 +21,11 @@ namespace course {
 
 struct CheckResult {
     bool ok = true;
-    std::size_t checked = 0;      // how many elements were compared
+    std::size_t checked = 0;  // how many elements were compared
     std::size_t mismatches = 0;
-    std::size_t first_bad = 0;    // index of the first mismatch
-    std::string first_detail;     // "got NaN, want 1.25"
-    double max_abs_error = 0;     // largest |got - want| among finite elements
+    std::size_t first_bad = 0;  // index of the first mismatch
+    std::string first_detail;   // "got NaN, want 1.25"
+    double max_abs_error = 0;   // largest |got - want| among finite elements
 
     // "ok" or "3 of 4097 wrong; first at [17]: got NaN, want 1.25"
     std::string summary() const;

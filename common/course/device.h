@@ -15,15 +15,15 @@ struct DeviceInfo {
     std::string name;
     int cc_major = 0, cc_minor = 0;
     int sm_count = 0;
-    int sm_clock_khz = 0;        // peak (boost) clock of the multiprocessors
-    int memory_clock_khz = 0;    // peak memory clock
-    int memory_bus_bits = 0;     // width of the memory interface
+    int sm_clock_khz = 0;      // peak (boost) clock of the multiprocessors
+    int memory_clock_khz = 0;  // peak memory clock
+    int memory_bus_bits = 0;   // width of the memory interface
     std::size_t l2_bytes = 0;
     std::size_t global_memory_bytes = 0;
     std::size_t shared_memory_per_block_optin = 0;
     int fp32_lanes_per_sm = 0;
-    double peak_dram_gbps = 0;   // theoretical DRAM bandwidth, GB/s (10^9 bytes)
-    double peak_fp32_gflops = 0; // theoretical FP32 rate, GFLOP/s (an FMA counts 2)
+    double peak_dram_gbps = 0;    // theoretical DRAM bandwidth, GB/s (10^9 bytes)
+    double peak_fp32_gflops = 0;  // theoretical FP32 rate, GFLOP/s (an FMA counts 2)
 
     std::string arch() const { return "sm_" + std::to_string(cc_major * 10 + cc_minor); }
     // One line for the head of a ladder.

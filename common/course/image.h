@@ -14,7 +14,9 @@ struct Image {
     int channels = 1;                  // 1 = gray, 3 = RGB
     std::vector<std::uint8_t> pixels;  // row-major, channels interleaved, no padding
 
-    std::uint8_t& at(int x, int y, int c = 0) { return pixels[(static_cast<std::size_t>(y) * width + x) * channels + c]; }
+    std::uint8_t& at(int x, int y, int c = 0) {
+        return pixels[(static_cast<std::size_t>(y) * width + x) * channels + c];
+    }
     std::uint8_t at(int x, int y, int c = 0) const {
         return pixels[(static_cast<std::size_t>(y) * width + x) * channels + c];
     }

@@ -22,31 +22,31 @@
 
 namespace course {
 
-enum class Unit { bandwidth, flops };   // GB/s or GFLOP/s
+enum class Unit { bandwidth, flops };  // GB/s or GFLOP/s
 
 struct Rung {
-    std::string label;         // "01", "02", ... or "ref"
+    std::string label;  // "01", "02", ... or "ref"
     std::string title;
-    bool student = false;      // the student's own kernel
-    bool library = false;      // the library reference (cuBLAS, CUB, NPP, cudaMemcpy)
+    bool student = false;  // the student's own kernel
+    bool library = false;  // the library reference (cuBLAS, CUB, NPP, cudaMemcpy)
     TimingStats time;
-    double work = 0;           // bytes moved or FLOP done by one run
+    double work = 0;  // bytes moved or FLOP done by one run
     CheckResult check;
-    std::vector<std::string> extra_values;   // one per Ladder::extra_columns
+    std::vector<std::string> extra_values;  // one per Ladder::extra_columns
 };
 
 struct Ladder {
-    std::string track;         // "basics"
-    std::string problem;       // "c = a + b, n = 2^26 floats, 768 MiB moved per run"
+    std::string track;    // "basics"
+    std::string problem;  // "c = a + b, n = 2^26 floats, 768 MiB moved per run"
     Unit unit = Unit::bandwidth;
-    double peak = 0;           // GB/s or GFLOP/s; 0 hides the "% peak" column
-    std::string library_name;  // "copy", "CUB", "cuBLAS": heads the "% of ..." column
+    double peak = 0;                         // GB/s or GFLOP/s; 0 hides the "% peak" column
+    std::string library_name;                // "copy", "CUB", "cuBLAS": heads the "% of ..." column
     std::vector<std::string> extra_columns;  // a track's own columns, e.g. "memory-only ms"
     std::vector<Rung> rungs;
     // Lines printed under the table (and kept in the JSON): what a reader needs
     // to read it right, e.g. "no NPP rung: this build has no NPP".
     std::vector<std::string> notes;
-    double ceiling = 0;        // a measured ceiling in the ladder's unit (0: none measured)
+    double ceiling = 0;  // a measured ceiling in the ladder's unit (0: none measured)
 
     bool all_ok() const;
 };

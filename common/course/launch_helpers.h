@@ -31,8 +31,8 @@ std::size_t resident_blocks(Kernel kernel, int threads_per_block, std::size_t dy
     int device = 0, sm_count = 0, blocks_per_sm = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads_per_block,
-                                                             dynamic_shared_bytes));
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads_per_block, dynamic_shared_bytes));
     return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(blocks_per_sm);
 }
 

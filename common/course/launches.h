@@ -19,7 +19,7 @@ struct KernelLaunch {
     const void* function = nullptr;
     dim3 grid, block;
     std::size_t dynamic_shared_bytes = 0;
-    cudaFuncAttributes attributes{};   // numRegs, sharedSizeBytes (static), localSizeBytes, ...
+    cudaFuncAttributes attributes{};  // numRegs, sharedSizeBytes (static), localSizeBytes, ...
 
     std::size_t blocks() const { return std::size_t{grid.x} * grid.y * grid.z; }
     std::size_t threads_per_block() const { return std::size_t{block.x} * block.y * block.z; }
@@ -27,8 +27,8 @@ struct KernelLaunch {
 };
 
 struct LaunchRecord {
-    std::vector<KernelLaunch> kernels;   // in the order they were enqueued
-    std::size_t other_operations = 0;    // memsets, copies, ...
+    std::vector<KernelLaunch> kernels;  // in the order they were enqueued
+    std::size_t other_operations = 0;   // memsets, copies, ...
 };
 
 // Captures `enqueue(stream)` into a graph (nothing runs) and describes it.

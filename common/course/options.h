@@ -23,14 +23,14 @@ enum class Format { table, csv, json };
 
 // An option a track adds, e.g. {"block", "WxH", "thread block shape", "16x16"}.
 struct OptionSpec {
-    std::string name;          // without the leading "--"
-    std::string value_name;    // shown in --help
+    std::string name;        // without the leading "--"
+    std::string value_name;  // shown in --help
     std::string help;
     std::string default_value;
 };
 
 struct Options {
-    std::string size;          // as typed; empty means the track's default
+    std::string size;  // as typed; empty means the track's default
     int reps = 20;
     std::string input_image;
     std::string output_image;

@@ -31,9 +31,9 @@ struct Harness {
 
 // How the harness drives one kernel; the track fills these in.
 struct KernelRun {
-    std::function<void(cudaStream_t)> launch;                   // enqueue the kernel (or library call)
-    std::function<void(std::uint8_t, cudaStream_t)> poison;     // fill every output byte with the pattern
-    std::function<CheckResult()> check;                         // copy the output back and compare
+    std::function<void(cudaStream_t)> launch;                // enqueue the kernel (or library call)
+    std::function<void(std::uint8_t, cudaStream_t)> poison;  // fill every output byte with the pattern
+    std::function<CheckResult()> check;                      // copy the output back and compare
 };
 
 inline constexpr std::uint8_t kFirstPoison = 0xFF;

@@ -24,7 +24,7 @@ namespace course {
 struct TimingStats {
     int runs = 0;
     double median_ms = 0, min_ms = 0, max_ms = 0;
-    double q1_ms = 0, q3_ms = 0;   // first and third quartiles
+    double q1_ms = 0, q3_ms = 0;  // first and third quartiles
     // Interquartile range relative to the median: 0.02 means the middle half
     // of the runs lay within 2% of each other.
     double spread() const { return median_ms > 0 ? (q3_ms - q1_ms) / median_ms : 0; }
@@ -35,8 +35,8 @@ struct TimingStats {
 TimingStats summarize(std::vector<double> samples_ms);
 
 struct TimingConfig {
-    int warmup = 2;      // untimed launches first
-    int runs = 20;       // timed launches; --reps on the command line
+    int warmup = 2;  // untimed launches first
+    int runs = 20;   // timed launches; --reps on the command line
     bool flush_l2 = true;
 };
 

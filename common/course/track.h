@@ -15,7 +15,7 @@ namespace course {
 struct TrackRun {
     const Options& options;
     Harness& harness;
-    int student_step;   // the step whose kernel.cu is the student's; 0 for none
+    int student_step;  // the step whose kernel.cu is the student's; 0 for none
 };
 
 struct Track {

@@ -16,14 +16,14 @@ double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits) {
 
 int fp32_lanes_per_sm(int cc_major, int cc_minor) {
     switch (cc_major) {
-    case 5: return 128;                            // Maxwell
-    case 6: return cc_minor == 0 ? 64 : 128;       // Pascal: GP100 has 64
-    case 7: return 64;                             // Volta, Turing
-    case 8: return cc_minor == 0 ? 64 : 128;       // Ampere A100 64; GA10x, Ada 128
-    case 9: return 128;                            // Hopper
+    case 5: return 128;                       // Maxwell
+    case 6: return cc_minor == 0 ? 64 : 128;  // Pascal: GP100 has 64
+    case 7: return 64;                        // Volta, Turing
+    case 8: return cc_minor == 0 ? 64 : 128;  // Ampere A100 64; GA10x, Ada 128
+    case 9: return 128;                       // Hopper
     case 10:
     case 11:
-    case 12: return 128;                           // Blackwell
+    case 12: return 128;  // Blackwell
     default: return 0;
     }
 }
@@ -53,8 +53,7 @@ std::string DeviceInfo::summary() const {
         << format_bytes(static_cast<double>(global_memory_bytes)) << ", L2 "
         << format_bytes(static_cast<double>(l2_bytes)) << "); peaks: ";
     char peaks[96];
-    std::snprintf(peaks, sizeof peaks, "%.0f GB/s DRAM, %.1f TFLOP/s FP32", peak_dram_gbps,
-                  peak_fp32_gflops / 1000.0);
+    std::snprintf(peaks, sizeof peaks, "%.0f GB/s DRAM, %.1f TFLOP/s FP32", peak_dram_gbps, peak_fp32_gflops / 1000.0);
     out << peaks;
     return out.str();
 }
@@ -64,8 +63,8 @@ bool gpu_available(std::string* why) {
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         if (why != nullptr)
-            *why = std::string("no usable CUDA GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(status) +
-                   " (" + cudaGetErrorString(status) + ")";
+            *why = std::string("no usable CUDA GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(status) + " (" +
+                   cudaGetErrorString(status) + ")";
         cudaGetLastError();  // so the failed query does not linger as the "last error"
         return false;
     }

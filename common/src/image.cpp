@@ -88,11 +88,11 @@ Image synthetic_image(int width, int height, int channels, std::uint64_t seed) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
             const double u = static_cast<double>(x) / width, v = static_cast<double>(y) / height;
-            double value = 40 + 120 * u + 60 * v;                        // diagonal gradient
+            double value = 40 + 120 * u + 60 * v;  // diagonal gradient
             const double r = std::hypot(x - cx, y - cy);
-            if (r < radius) value = 230 - 0.25 * value;                  // a bright disc with a hard rim
-            if (std::fmod(std::floor(u * 16), 4) == 0 && v > 0.8) value = 20;  // dark bars at the bottom
-            if (std::fmod(std::floor(v * 32), 8) == 0 && u < 0.1) value = 250; // bright ticks on the left
+            if (r < radius) value = 230 - 0.25 * value;                         // a bright disc with a hard rim
+            if (std::fmod(std::floor(u * 16), 4) == 0 && v > 0.8) value = 20;   // dark bars at the bottom
+            if (std::fmod(std::floor(v * 32), 8) == 0 && u < 0.1) value = 250;  // bright ticks on the left
             for (int c = 0; c < channels; ++c) {
                 const double tint = channels == 3 ? (c == 0 ? 1.0 : c == 1 ? 0.8 + 0.2 * u : 0.6 + 0.4 * v) : 1.0;
                 const double noisy = value * tint + static_cast<double>(rng.integer(-6, 6));

@@ -157,8 +157,11 @@ std::string format_table(const Report& report) {
         std::vector<std::vector<std::string>> rows;
         for (std::size_t i = 0; i < ladder.rungs.size(); ++i) {
             const Rung& rung = ladder.rungs[i];
-            std::vector<std::string> row = {rung.student ? "you >" : "", rung.label, rung.title,
-                                            format_milliseconds(rung.time.median_ms), fixed(100 * rung.time.spread(), 1) + "%",
+            std::vector<std::string> row = {rung.student ? "you >" : "",
+                                            rung.label,
+                                            rung.title,
+                                            format_milliseconds(rung.time.median_ms),
+                                            fixed(100 * rung.time.spread(), 1) + "%",
                                             rung.check.ok ? fixed(throughput(rung), 1) : "-"};
             if (ladder.peak > 0) row.push_back(percent(percent_of_peak(ladder, rung)));
             row.push_back(ratio(speedup_vs_previous(ladder, i)));
@@ -225,8 +228,9 @@ std::string format_json(const Report& report) {
     const DeviceInfo& d = report.device;
     out << "{\n  \"device\": {\"name\": \"" << json_escape(d.name) << "\", \"arch\": \"" << d.arch()
         << "\", \"sm_count\": " << d.sm_count << ", \"sm_clock_mhz\": " << d.sm_clock_khz / 1000
-        << ", \"peak_dram_gbps\": " << fixed(d.peak_dram_gbps, 1) << ", \"peak_fp32_gflops\": "
-        << fixed(d.peak_fp32_gflops, 1) << ", \"l2_bytes\": " << d.l2_bytes << "},\n  \"ladders\": [";
+        << ", \"peak_dram_gbps\": " << fixed(d.peak_dram_gbps, 1)
+        << ", \"peak_fp32_gflops\": " << fixed(d.peak_fp32_gflops, 1) << ", \"l2_bytes\": " << d.l2_bytes
+        << "},\n  \"ladders\": [";
     for (std::size_t l = 0; l < report.ladders.size(); ++l) {
         const Ladder& ladder = report.ladders[l];
         out << (l ? "," : "") << "\n    {\"track\": \"" << json_escape(ladder.track) << "\", \"problem\": \""
@@ -238,9 +242,10 @@ std::string format_json(const Report& report) {
             out << (i ? "," : "") << "\n      {\"step\": \"" << json_escape(rung.label) << "\", \"title\": \""
                 << json_escape(rung.title) << "\", \"student\": " << (rung.student ? "true" : "false")
                 << ", \"library\": " << (rung.library ? "true" : "false")
-                << ", \"median_ms\": " << fixed(rung.time.median_ms, 6) << ", \"min_ms\": " << fixed(rung.time.min_ms, 6)
-                << ", \"max_ms\": " << fixed(rung.time.max_ms, 6) << ", \"spread\": " << fixed(rung.time.spread(), 4)
-                << ", \"runs\": " << rung.time.runs << ", \"throughput\": " << fixed(throughput(rung), 2)
+                << ", \"median_ms\": " << fixed(rung.time.median_ms, 6)
+                << ", \"min_ms\": " << fixed(rung.time.min_ms, 6) << ", \"max_ms\": " << fixed(rung.time.max_ms, 6)
+                << ", \"spread\": " << fixed(rung.time.spread(), 4) << ", \"runs\": " << rung.time.runs
+                << ", \"throughput\": " << fixed(throughput(rung), 2)
                 << ", \"percent_of_peak\": " << json_number(percent_of_peak(ladder, rung), 4)
                 << ", \"speedup_vs_previous\": " << json_number(speedup_vs_previous(ladder, i), 4)
                 << ", \"speedup_vs_first\": " << json_number(speedup_vs_first(ladder, i), 4)

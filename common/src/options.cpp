@@ -36,7 +36,8 @@ std::uint64_t parse_term(const std::string& term, const std::string& what, const
     const std::uint64_t exponent = parse_digits(term.substr(caret + 1), what, whole);
     std::uint64_t value = 1;
     for (std::uint64_t i = 0; i < exponent; ++i) {
-        if (base != 0 && value > kMaxCount / base) throw UsageError(what + ": \"" + whole + "\" is too large (at most 2^40)");
+        if (base != 0 && value > kMaxCount / base)
+            throw UsageError(what + ": \"" + whole + "\" is too large (at most 2^40)");
         value *= base;
     }
     return value;
@@ -44,10 +45,12 @@ std::uint64_t parse_term(const std::string& term, const std::string& what, const
 
 int parse_int(const std::string& text, const std::string& what, int lo, int hi) {
     if (!text.empty() && text[0] == '-')
-        throw UsageError(what + ": \"" + text + "\" must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+        throw UsageError(what + ": \"" + text + "\" must be between " + std::to_string(lo) + " and " +
+                         std::to_string(hi));
     const std::uint64_t value = parse_digits(text, what, text);
     if (value < static_cast<std::uint64_t>(lo) || value > static_cast<std::uint64_t>(hi))
-        throw UsageError(what + ": \"" + text + "\" must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+        throw UsageError(what + ": \"" + text + "\" must be between " + std::to_string(lo) + " and " +
+                         std::to_string(hi));
     return static_cast<int>(value);
 }
 
@@ -134,10 +137,8 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
             continue;
         }
         if (arg.rfind("--", 0) != 0) {
-            if (!arg.empty() && arg[0] == '-')
-                throw UsageError("unknown option \"" + arg + "\" (try --help)");
-            if (positional_name.empty())
-                throw UsageError("unexpected argument \"" + arg + "\" (try --help)");
+            if (!arg.empty() && arg[0] == '-') throw UsageError("unknown option \"" + arg + "\" (try --help)");
+            if (positional_name.empty()) throw UsageError("unexpected argument \"" + arg + "\" (try --help)");
             options.positional.push_back(arg);
             continue;
         }

@@ -19,8 +19,8 @@ Ladder Targets::ladder(const Track& track, const char* size) {
 
 void Targets::report(const std::string& what, double value, double minimum, const std::string& unit) {
     const bool met = value >= minimum;
-    std::printf("target %s: %.3f%s (at least %.3f%s) -> %s\n", what.c_str(), value, unit.c_str(), minimum,
-                unit.c_str(), met ? "met" : "MISSED");
+    std::printf("target %s: %.3f%s (at least %.3f%s) -> %s\n", what.c_str(), value, unit.c_str(), minimum, unit.c_str(),
+                met ? "met" : "MISSED");
     all_met_ = all_met_ && met;
 }
 

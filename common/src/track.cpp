@@ -51,11 +51,13 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
     return guarded(program, [&]() {
         const Options options = parse_options(arguments(argc, argv), track.options);
         if (options.help) {
-            std::cout << usage_text(program,
-                                    "Runs your kernel (" + lesson_dir + "/kernel.cu) and the reference solutions of "
-                                    "the steps before it, checks every result against the CPU, and prints the ladder.\n" +
-                                    track.title,
-                                    track.size_help, track.options);
+            std::cout << usage_text(
+                program,
+                "Runs your kernel (" + lesson_dir +
+                    "/kernel.cu) and the reference solutions of "
+                    "the steps before it, checks every result against the CPU, and prints the ladder.\n" +
+                    track.title,
+                track.size_help, track.options);
             return 0;
         }
         if (!track.uses_images) reject_image_options(options, "the " + track.name + " track uses no images");
@@ -87,7 +89,8 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
         if (options.help) {
             std::cout << usage_text(program,
                                     "Runs the reference solution of every step of every track (or of the tracks "
-                                    "named: " + names + "), checks each against the CPU and prints the ladders.",
+                                    "named: " +
+                                        names + "), checks each against the CPU and prints the ladders.",
                                     "problem size, for one named track only (each track has its own default)",
                                     all_options, "track");
             return 0;

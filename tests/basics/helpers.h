@@ -36,8 +36,7 @@ inline void check_speed(int step, basics::Launcher previous, basics::Launcher re
     if (previous != nullptr) steps.push_back({step - 1, "", previous});
     steps.push_back({step, "", reference});
     steps.push_back({step, "", graded});
-    course::testing::check_speed_rule("basics " + course::step_label(step), basics::run_ladder, steps, "2^26",
-                                      advice);
+    course::testing::check_speed_rule("basics " + course::step_label(step), basics::run_ladder, steps, "2^26", advice);
 }
 
 }  // namespace basics::testing

@@ -43,7 +43,7 @@ TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step
     // The course's speed rule (tests/speed_rule.h); the figures measured with it
     // are in lessons/basics/02_grid_stride/README.md.
     check_speed(2, basics::step01_vector_add, basics::solution::step02_grid_stride, basics::step02_grid_stride,
-                                      "the float4 loads and stores in the grid-stride loop (the vector path must "
-                                      "be the one taken for aligned arrays); the README's Nsight Compute command "
-                                      "counts the load instructions");
+                "the float4 loads and stores in the grid-stride loop (the vector path must "
+                "be the one taken for aligned arrays); the README's Nsight Compute command "
+                "counts the load instructions");
 }

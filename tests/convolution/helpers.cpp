@@ -16,14 +16,29 @@ std::string Shape::describe() const {
 
 const std::vector<Shape>& grading_shapes() {
     static const std::vector<Shape> shapes = {
-        {1, 1}, {3, 5}, {4, 4}, {5, 5}, {31, 33}, {127, 65}, {1023, 17}, {2053, 1031},
+        {1, 1},
+        {3, 5},
+        {4, 4},
+        {5, 5},
+        {31, 33},
+        {127, 65},
+        {1023, 17},
+        {2053, 1031},
         // Odd pitches: padding after each row (a word stored across the row's
         // end lands there and is caught), none at all, and a pitch that is a
         // multiple of 4 but not of 16 (16-byte words fall back to bytes).
-        {127, 65, 133}, {33, 9, 33}, {1023, 17, 1025}, {2053, 103, 2061}, {127, 65, 132},
+        {127, 65, 133},
+        {33, 9, 33},
+        {1023, 17, 1025},
+        {2053, 103, 2061},
+        {127, 65, 132},
         // The talk's block shapes, and the extremes of --block.
-        {127, 65, 0, dim3(16, 8)}, {127, 65, 0, dim3(16, 20)}, {127, 65, 0, dim3(19, 13)},
-        {1023, 17, 1025, dim3(19, 13)}, {31, 33, 0, dim3(1, 1)}, {2053, 1031, 0, dim3(64, 16)},
+        {127, 65, 0, dim3(16, 8)},
+        {127, 65, 0, dim3(16, 20)},
+        {127, 65, 0, dim3(19, 13)},
+        {1023, 17, 1025, dim3(19, 13)},
+        {31, 33, 0, dim3(1, 1)},
+        {2053, 1031, 0, dim3(64, 16)},
     };
     return shapes;
 }
@@ -74,8 +89,9 @@ void check_launch_like_reference(const Step& graded, const Step& reference, bool
     };
     const course::KernelLaunch mine = launch_of(graded);
     const course::KernelLaunch theirs = launch_of(reference);
-    CHECK_MESSAGE(mine.blocks() <= theirs.blocks(), mine.blocks(), " blocks for 2048x2048 pixels; the reference solution ",
-                  "launches ", theirs.blocks(), " (its threads compute more pixels each)");
+    CHECK_MESSAGE(mine.blocks() <= theirs.blocks(), mine.blocks(),
+                  " blocks for 2048x2048 pixels; the reference solution ", "launches ", theirs.blocks(),
+                  " (its threads compute more pixels each)");
     if (shared_layout)
         CHECK_MESSAGE(mine.shared_bytes() >= theirs.shared_bytes(), mine.shared_bytes(),
                       " bytes of shared memory per 16x16 block; the reference solution's tile layout takes ",

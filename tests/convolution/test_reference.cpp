@@ -74,14 +74,14 @@ TEST_CASE("the rounding rule: one float multiply, truncated toward zero, clamped
     using convolution::scale_and_clamp;
     const float scale = kFilter.scale;
     CHECK(scale_and_clamp(0, scale) == 0);
-    CHECK(scale_and_clamp(63, scale) == 0);      // 0.98 truncates to 0
+    CHECK(scale_and_clamp(63, scale) == 0);  // 0.98 truncates to 0
     CHECK(scale_and_clamp(64, scale) == 1);
-    CHECK(scale_and_clamp(127, scale) == 1);     // 1.98
+    CHECK(scale_and_clamp(127, scale) == 1);  // 1.98
     CHECK(scale_and_clamp(64 * 200 + 63, scale) == 200);
     CHECK(scale_and_clamp(64 * 255 + 63, scale) == 255);
-    CHECK(scale_and_clamp(64 * 256, scale) == 255);   // clamped high
+    CHECK(scale_and_clamp(64 * 256, scale) == 255);  // clamped high
     CHECK(scale_and_clamp(20145, scale) == 255);
-    CHECK(scale_and_clamp(-1, scale) == 0);           // clamped low (trunc gives 0, a shift would give -1)
+    CHECK(scale_and_clamp(-1, scale) == 0);  // clamped low (trunc gives 0, a shift would give -1)
     CHECK(scale_and_clamp(-3825, scale) == 0);
     // Any scale follows the same rule, rounding included: 30 * 0.1f is a
     // little above 3, 7 * 0.1f a little below 0.7.
@@ -89,7 +89,8 @@ TEST_CASE("the rounding rule: one float multiply, truncated toward zero, clamped
     CHECK(scale_and_clamp(7, 0.1f) == 0);
     CHECK(scale_and_clamp(29, 0.1f) == 2);
     // The float form, for sums added up in float (step 05), agrees.
-    for (int s = -300; s < 17000; s += 7) CHECK(scale_and_clamp(static_cast<float>(s), scale) == scale_and_clamp(s, scale));
+    for (int s = -300; s < 17000; s += 7)
+        CHECK(scale_and_clamp(static_cast<float>(s), scale) == scale_and_clamp(s, scale));
 }
 
 TEST_CASE("images no larger than the frame come back unchanged") {
@@ -142,15 +143,15 @@ TEST_CASE("clamping at both ends") {
     // A white image with one black pixel next to the centre's strongest
     // negative weight... and the reverse.
     course::Image white = flat(9, 9, 255);
-    white.at(4 + 2, 4 + 1) = 0;   // weight(1, 2) = -3 at the centre (4, 4)
+    white.at(4 + 2, 4 + 1) = 0;  // weight(1, 2) = -3 at the centre (4, 4)
     CHECK(weight(1, 2) == -3);
     const auto bright = convolution::reference(white, kFilter);
-    CHECK(bright[4 * 9 + 4] == 255);   // 255 * (64 + 3) / 64 = 266.9, clamped
+    CHECK(bright[4 * 9 + 4] == 255);  // 255 * (64 + 3) / 64 = 266.9, clamped
     course::Image black = flat(9, 9, 0);
     black.at(4 + 2, 4 + 1) = 255;
     const auto dark = convolution::reference(black, kFilter);
-    CHECK(dark[4 * 9 + 4] == 0);       // -3 * 255 / 64 = -11.9, clamped
-    CHECK(dark[4 * 9 + 5] == 7);       // (5, 4) sees it at (1, 1): 2 * 255 / 64 = 7.97
+    CHECK(dark[4 * 9 + 4] == 0);  // -3 * 255 / 64 = -11.9, clamped
+    CHECK(dark[4 * 9 + 5] == 7);  // (5, 4) sees it at (1, 1): 2 * 255 / 64 = 7.97
 }
 
 TEST_CASE("the reference matches a direct evaluation on a random picture") {
@@ -173,7 +174,7 @@ TEST_CASE("the test picture hits both ends of the range") {
     for (const auto pixel : image.pixels) black += pixel == 0, white += pixel == 255;
     CHECK(black > 0);
     CHECK(white > 0);
-    CHECK(convolution::test_image(64, 64, 1).pixels == image.pixels);   // deterministic
+    CHECK(convolution::test_image(64, 64, 1).pixels == image.pixels);  // deterministic
 }
 
 TEST_CASE("scale_shift finds the powers of two, and only them") {
@@ -189,7 +190,8 @@ TEST_CASE("scale_shift finds the powers of two, and only them") {
     for (int s = -5000; s < 20000; ++s) {
         const int shifted = std::clamp(s >> 6, 0, 255);
         if (shifted != convolution::scale_and_clamp(s, 1.0f / 64)) {
-            FAIL("sum ", s, ": shift ", shifted, ", rule ", static_cast<int>(convolution::scale_and_clamp(s, 1.0f / 64)));
+            FAIL("sum ", s, ": shift ", shifted, ", rule ",
+                 static_cast<int>(convolution::scale_and_clamp(s, 1.0f / 64)));
         }
     }
 }
@@ -206,7 +208,8 @@ TEST_CASE("the dp4a layout of the weights gives each pixel's 25-tap sum") {
         for (int k = 0; k < 4; ++k) {
             int want = 0;
             for (int r = 0; r < kFilterSize; ++r)
-                for (int t = 0; t < kFilterSize; ++t) want += kFilter.weights[r * kFilterSize + t] * rows[r][4 + k - 2 + t];
+                for (int t = 0; t < kFilterSize; ++t)
+                    want += kFilter.weights[r * kFilterSize + t] * rows[r][4 + k - 2 + t];
             // Rows 0..3: one column word per tap column, byte j from row j.
             int got = 0;
             for (int dx = 0; dx < kFilterSize; ++dx) {
@@ -230,8 +233,8 @@ TEST_CASE("the dp4a layout of the weights gives each pixel's 25-tap sum") {
 }
 
 TEST_CASE("conflict_free_stride: 16-byte rows, and the rows a warp reads on different banks") {
-    CHECK(convolution::conflict_free_stride(72, 16) == 80);   // the 16x16 tile of step 09
-    CHECK(convolution::conflict_free_stride(64, 16) == 80);   // its staging rows
+    CHECK(convolution::conflict_free_stride(72, 16) == 80);  // the 16x16 tile of step 09
+    CHECK(convolution::conflict_free_stride(64, 16) == 80);  // its staging rows
     for (const int width : {1, 2, 3, 4, 8, 16, 19, 32, 64}) {
         for (const int words : {1, 5, 8, 40, 72, 136, 264}) {
             CAPTURE(width);
@@ -261,11 +264,11 @@ TEST_CASE("launch helpers: pitch, grid, alignment") {
     p.height = 1031;
     p.block = dim3(16, 16);
     const dim3 one = convolution::grid_for(p, 1);
-    CHECK(one.x == 129);   // ceil(2053 / 16)
-    CHECK(one.y == 65);    // ceil(1031 / 16)
-    CHECK(convolution::grid_for(p, 16).x == 9);   // ceil(2053 / 256)
+    CHECK(one.x == 129);                         // ceil(2053 / 16)
+    CHECK(one.y == 65);                          // ceil(1031 / 16)
+    CHECK(convolution::grid_for(p, 16).x == 9);  // ceil(2053 / 256)
     p.block = dim3(19, 13);
-    CHECK(convolution::grid_for(p, 4).x == 28);   // ceil(2053 / 76)
+    CHECK(convolution::grid_for(p, 4).x == 28);  // ceil(2053 / 76)
     CHECK(convolution::grid_for(p, 4).y == 80);
 
     alignas(16) static std::uint8_t buffer[64];
@@ -291,7 +294,8 @@ TEST_CASE("the command line: sizes, block shapes, pitch padding, images") {
     CHECK(defaults.block.y == 16);
     CHECK(defaults.pitch_pad == 0);
 
-    const auto custom = convolution::settings_from(options_with({"--size", "1920x1080", "--block", "19x13", "--pitch-pad", "4"}));
+    const auto custom =
+        convolution::settings_from(options_with({"--size", "1920x1080", "--block", "19x13", "--pitch-pad", "4"}));
     CHECK(custom.width == 1920);
     CHECK(custom.height == 1080);
     CHECK(custom.block.x == 19);
@@ -310,7 +314,7 @@ TEST_CASE("the command line: sizes, block shapes, pitch padding, images") {
     CHECK(error_of({"--block", "32x64"}).find("at most 1024 threads") != std::string::npos);
     CHECK(error_of({"--block", "128x1"}).find("each side from 1 to 64") != std::string::npos);
     CHECK(error_of({"--block", "0x16"}).find("zero") != std::string::npos);
-    CHECK(error_of({"--block", "16"}).empty());   // one number: a square
+    CHECK(error_of({"--block", "16"}).empty());  // one number: a square
     CHECK(error_of({"--size", "40000"}).find("at most 32768") != std::string::npos);
     CHECK(error_of({"--size", "0x5"}).find("zero") != std::string::npos);
     CHECK(error_of({"--pitch-pad", "5000"}).find("at most 4096") != std::string::npos);

@@ -15,9 +15,8 @@ TEST_CASE("step 03 stages its tiles in shared memory") {
     constexpr std::size_t kMinimumSharedBytes = 2 * 16 * 16 * sizeof(float);
     const cudaFuncAttributes attributes = matmul::step03_shared_tiles_attributes();
     MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.sharedSizeBytes >= kMinimumSharedBytes, "the kernel declares ",
-                  attributes.sharedSizeBytes, " bytes of shared memory; two 16 x 16 float tiles need ",
-                  kMinimumSharedBytes);
+    CHECK_MESSAGE(attributes.sharedSizeBytes >= kMinimumSharedBytes, "the kernel declares ", attributes.sharedSizeBytes,
+                  " bytes of shared memory; two 16 x 16 float tiles need ", kMinimumSharedBytes);
 }
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {

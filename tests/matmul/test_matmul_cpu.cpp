@@ -61,7 +61,7 @@ TEST_CASE("every element is checked up to 1024^3, a sample above") {
     CHECK(matmul::checks_every_element({1000, 1000, 1000}));
     CHECK(matmul::checks_every_element({1024, 1024, 1024}));
     CHECK_FALSE(matmul::checks_every_element({1025, 1024, 1024}));
-    CHECK_FALSE(matmul::checks_every_element({4096, 4096, 1}));   // 16 M outputs
+    CHECK_FALSE(matmul::checks_every_element({4096, 4096, 1}));  // 16 M outputs
     CHECK_FALSE(matmul::checks_every_element({2053, 2053, 2053}));
 }
 
@@ -94,8 +94,10 @@ TEST_CASE("the sample: the last row, the last column, and seeded random elements
     CHECK(std::is_sorted(indices.begin(), indices.end()));
     CHECK(std::adjacent_find(indices.begin(), indices.end()) == indices.end());
     CHECK(indices.back() < 300u * 200u);
-    for (std::size_t col = 0; col < 200; ++col) CHECK(std::binary_search(indices.begin(), indices.end(), 299 * 200 + col));
-    for (std::size_t row = 0; row < 300; ++row) CHECK(std::binary_search(indices.begin(), indices.end(), row * 200 + 199));
+    for (std::size_t col = 0; col < 200; ++col)
+        CHECK(std::binary_search(indices.begin(), indices.end(), 299 * 200 + col));
+    for (std::size_t row = 0; row < 300; ++row)
+        CHECK(std::binary_search(indices.begin(), indices.end(), row * 200 + 199));
     // 500 random ones on top of 499 edge elements, less a few repeats.
     CHECK(indices.size() > 950);
     CHECK(indices.size() <= 999);
@@ -121,8 +123,8 @@ TEST_CASE("FP32 products pass the rule in any order of summation, with room to s
             CHECK_MESSAGE(result.ok, result.summary());
             double worst = 0;
             for (std::size_t i = 0; i < c.size(); ++i)
-                worst = std::max(worst, std::fabs(c[i] - reference.want[i]) /
-                                            (matmul::relative_tolerance(K) * reference.scale[i]));
+                worst = std::max(
+                    worst, std::fabs(c[i] - reference.want[i]) / (matmul::relative_tolerance(K) * reference.scale[i]));
             MESSAGE("K = ", K, ", ", blocks, " partial sums: largest error = ", worst, " of the tolerance");
             CHECK(worst < 0.5);
         }
@@ -140,7 +142,7 @@ TEST_CASE("the rule catches a dropped term, a wrong index, an unwritten element"
             for (int col = 0; col < N; ++col) c[row * N + col] -= in.a[row * K + K - 1] * in.b[(K - 1) * N + col];
         const auto result = matmul::compare_with_reference(c.data(), reference);
         CHECK_FALSE(result.ok);
-        CHECK(result.mismatches > 64 * 64 * 8 / 10);   // |a b| is below the tolerance (0.016) for about 8%
+        CHECK(result.mismatches > 64 * 64 * 8 / 10);  // |a b| is below the tolerance (0.016) for about 8%
     }
     SUBCASE("a neighbour's value (row and column swapped)") {
         std::vector<float> c = good;
@@ -165,7 +167,7 @@ TEST_CASE("a sampled check reports the element of C that is wrong") {
     std::vector<float> c = float_product(in, 1);
     CHECK(matmul::compare_with_reference(c.data(), reference).ok);
     c[17 * 30 + 29] += 1.0f;
-    c[17 * 30 + 28] += 1.0f;   // not in the sample: not seen
+    c[17 * 30 + 28] += 1.0f;  // not in the sample: not seen
     const auto result = matmul::compare_with_reference(c.data(), reference);
     CHECK(result.checked == 3);
     CHECK(result.mismatches == 1);
@@ -184,7 +186,7 @@ TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
     options.size = "2^12x2^12+1x1000";
     CHECK(matmul::shape_from(options).describe() == "4096 x 4097 x 1000");
     CHECK(matmul::shape_from(options).flops() == doctest::Approx(2.0 * 4096 * 4097 * 1000));
-    options.size = "46340x46340x46340";   // 46340^2 < 2^31
+    options.size = "46340x46340x46340";  // 46340^2 < 2^31
     CHECK_NOTHROW(matmul::shape_from(options));
     for (const char* bad : {"46341", "2x3", "0x5x5", "65536x65536x1", "1x1x2^31"}) {
         options.size = bad;

@@ -7,13 +7,15 @@ using namespace reduction::testing;
 
 COURSE_SOLUTION_LAUNCHER(reduction, step01_interleaved_divergent)
 
-TEST_CASE("step 01 sums exactly at every grading size") { check_grading_sizes(reduction::step01_interleaved_divergent); }
+TEST_CASE("step 01 sums exactly at every grading size") {
+    check_grading_sizes(reduction::step01_interleaved_divergent);
+}
 
 TEST_CASE("step 01 sums a block's values in shared memory") {
     const auto record = launches_for(reduction::step01_interleaved_divergent, 4097);
     REQUIRE(!record.kernels.empty());
     const auto& first = record.kernels.front();
-    CHECK(first.blocks() == (4097 + 255) / 256);   // one thread per value
+    CHECK(first.blocks() == (4097 + 255) / 256);  // one thread per value
     CHECK(first.shared_bytes() >= first.threads_per_block() * sizeof(long long));
 }
 
@@ -21,8 +23,8 @@ TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it
     // are in lessons/reduction/01_interleaved_divergent/README.md.
-    check_speed(1, nullptr, reduction::solution::step01_interleaved_divergent,
-                reduction::step01_interleaved_divergent, std::size_t{1} << 24,
+    check_speed(1, nullptr, reduction::solution::step01_interleaved_divergent, reduction::step01_interleaved_divergent,
+                std::size_t{1} << 24,
                 "the shared-memory tree of 256 values per block; the README's Nsight Compute command counts its "
                 "branches");
 }

@@ -14,7 +14,8 @@ TEST_CASE("step 07's first pass is at most one wave of blocks, whatever n") {
     const auto record = launches_for(reduction::step07_many_per_thread, std::size_t{1} << 26);
     REQUIRE(!record.kernels.empty());
     const auto& first = record.kernels.front();
-    const std::size_t one_wave = static_cast<std::size_t>(device.sm_count) * (threads_per_sm / first.threads_per_block());
+    const std::size_t one_wave =
+        static_cast<std::size_t>(device.sm_count) * (threads_per_sm / first.threads_per_block());
     CHECK_MESSAGE(first.blocks() <= one_wave, first.blocks(), " blocks for 2^26 ints; one wave is ", one_wave);
 }
 

@@ -9,8 +9,8 @@ TEST_CASE("step 09 sums exactly at every grading size") { check_grading_sizes(re
 
 TEST_CASE("step 09 is exact on inputs that do not start on a 16-byte boundary") {
     for (const std::size_t offset : {1, 2, 3}) {
-        for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{4097},
-                                    (std::size_t{1} << 22) + 3}) {
+        for (const std::size_t n :
+             {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{4097}, (std::size_t{1} << 22) + 3}) {
             CAPTURE(offset);
             CAPTURE(n);
             reduction::Problem problem(n, 9000 + n, offset);

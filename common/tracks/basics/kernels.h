@@ -32,6 +32,6 @@ inline namespace COURSE_KERNEL_COPY {
     void launcher(const float* a, const float* b, float* c, std::size_t n, cudaStream_t stream);
 #include "basics_steps.h"
 #undef COURSE_STEP
-}  // inline namespace COURSE_KERNEL_COPY
+}  // namespace COURSE_KERNEL_COPY
 
 }  // namespace basics

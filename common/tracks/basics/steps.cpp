@@ -16,7 +16,7 @@ course::Track track() {
 #undef COURSE_STEP
     };
     course::Track track;
-    track.uses_images = COURSE_TRACK_USES_IMAGES;   // the track table, lessons/meson.build
+    track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
     track.name = "basics";
     track.title = "Basics: c = a + b, from one element per thread to the bandwidth ceiling.";
     track.size_help = "number of floats n (default 2^26)";

@@ -33,12 +33,12 @@
 namespace convolution {
 
 inline constexpr int kFilterSize = 5;
-inline constexpr int kRadius = 2;   // pixels of apron (and of frame) on each side
+inline constexpr int kRadius = 2;  // pixels of apron (and of frame) on each side
 inline constexpr int kTaps = kFilterSize * kFilterSize;
 
 struct Filter {
-    int weights[kTaps];   // row by row: weights[(dy + 2) * 5 + (dx + 2)] multiplies in(x + dx, y + dy)
-    float scale;          // applied to the weighted sum, see scale_and_clamp
+    int weights[kTaps];  // row by row: weights[(dy + 2) * 5 + (dx + 2)] multiplies in(x + dx, y + dy)
+    float scale;         // applied to the weighted sum, see scale_and_clamp
 };
 
 // The track's filter: a sharpening filter (the weights sum to 64, so a flat
@@ -49,19 +49,19 @@ struct Filter {
 // clamp is exercised. Every weight fits a signed byte (step 10 packs them).
 // scale = 1/64 is a power of two: float(S) * scale is then exact, and equals
 // NPP's integer division by 64.
-inline constexpr Filter kFilter = {{
-    -1, -2,  0,  1,  0,
-    -2,  3,  4, -1,  1,
-     0,  5, 45,  6, -2,
-     1, -1,  7,  2, -3,
-     0,  2, -2,  1,  0,
-}, 1.0f / 64.0f};
+// clang-format off: five rows of five weights
+inline constexpr Filter kFilter = {
+    {
+        -1, -2, 0, 1, 0, -2, 3, 4, -1, 1, 0, 5, 45, 6, -2, 1, -1, 7, 2, -3, 0, 2, -2, 1, 0,
+    },
+    1.0f / 64.0f};
+// clang-format on
 
 // The rule that turns a weighted sum into a pixel, the one every kernel and
 // the CPU reference use: one single-precision multiply, truncated toward
 // zero, clamped to 0..255.
 __host__ __device__ inline std::uint8_t scale_and_clamp(int sum, float scale) {
-    const int scaled = static_cast<int>(static_cast<float>(sum) * scale);   // the cast truncates
+    const int scaled = static_cast<int>(static_cast<float>(sum) * scale);  // the cast truncates
     return static_cast<std::uint8_t>(scaled < 0 ? 0 : scaled > 255 ? 255 : scaled);
 }
 // The same rule for a sum already held in a float (step 05 adds in float).
@@ -74,16 +74,16 @@ __host__ __device__ inline std::uint8_t scale_and_clamp(float exact_sum, float s
 // Everything a step's launcher gets: the images, the filter, the launch
 // shape and the variant to run.
 struct Params {
-    const std::uint8_t* in = nullptr;   // width x height pixels, rows `pitch` bytes apart
-    std::uint8_t* out = nullptr;        // the same size and pitch
+    const std::uint8_t* in = nullptr;  // width x height pixels, rows `pitch` bytes apart
+    std::uint8_t* out = nullptr;       // the same size and pitch
     int width = 0;
     int height = 0;
-    int pitch = 0;                      // bytes from one row's start to the next (>= width), in and out alike
+    int pitch = 0;  // bytes from one row's start to the next (>= width), in and out alike
     Filter filter = kFilter;
-    dim3 block{16, 16};                 // threads per block: --block, 16x16 unless the user asks otherwise
-    cudaTextureObject_t texture = 0;    // steps 02-05: the input as a texture, read as the step's _desc()
-                                        // says (the track creates it once, outside the timed runs); 0 otherwise
-    bool memory_only = false;           // the "memory only" variant: the same loads and stores, no weighted sum
+    dim3 block{16, 16};               // threads per block: --block, 16x16 unless the user asks otherwise
+    cudaTextureObject_t texture = 0;  // steps 02-05: the input as a texture, read as the step's _desc()
+                                      // says (the track creates it once, outside the timed runs); 0 otherwise
+    bool memory_only = false;         // the "memory only" variant: the same loads and stores, no weighted sum
 };
 
 // Every step's launcher: enqueues the step's kernel on `stream` for
@@ -111,7 +111,7 @@ inline namespace COURSE_KERNEL_COPY {
 #include "convolution_steps.h"
 #undef COURSE_TEXTURE_STEP
 #undef COURSE_STEP
-}  // inline namespace COURSE_KERNEL_COPY
+}  // namespace COURSE_KERNEL_COPY
 
 // --- Helpers the launchers share ---------------------------------------------
 
@@ -167,8 +167,8 @@ int scale_shift(float scale);
 // 5 + 2 = 7 dp4a per pixel for its 25 products. Throws course::Error if a
 // weight does not fit a signed byte.
 struct PackedFilter {
-    int columns[kFilterSize];   // [dx]: weights (0, dx) .. (3, dx), one signed byte each
-    int last_row[8];            // [2k]: with A (k = 0, 1) or B (k = 2, 3); [2k+1]: with B (k = 0, 1) or C (k = 2, 3)
+    int columns[kFilterSize];  // [dx]: weights (0, dx) .. (3, dx), one signed byte each
+    int last_row[8];           // [2k]: with A (k = 0, 1) or B (k = 2, 3); [2k+1]: with B (k = 0, 1) or C (k = 2, 3)
 };
 PackedFilter pack_for_dp4a(const Filter& filter);
 

@@ -18,7 +18,7 @@ course::Track track() {
 #undef COURSE_TEXTURE_STEP
     };
     course::Track track;
-    track.uses_images = COURSE_TRACK_USES_IMAGES;   // the track table, lessons/meson.build
+    track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
     track.name = "convolution";
     track.title = "Convolution Soup: a 5x5 filter on 8-bit pixels, from naive global memory to 16-byte, "
                   "bank-conflict-free, unrolled.";

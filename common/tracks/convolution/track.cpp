@@ -35,8 +35,8 @@ std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + 
 // The filter applied on the CPU, pixel by pixel, with `finish` turning each
 // weighted sum into a pixel; the frame copied.
 template <typename Finish>
-std::vector<std::uint8_t> filter_on_cpu(const std::vector<std::uint8_t>& in, int width, int height,
-                                        const int* weights, Finish finish) {
+std::vector<std::uint8_t> filter_on_cpu(const std::vector<std::uint8_t>& in, int width, int height, const int* weights,
+                                        Finish finish) {
     std::vector<std::uint8_t> out = in;
     for (int y = kRadius; y < height - kRadius; ++y) {
         for (int x = kRadius; x < width - kRadius; ++x) {
@@ -61,8 +61,8 @@ std::vector<std::uint8_t> grey_pixels(const course::Image& image) {
 int checked_pitch(int width, int pitch) {
     const int chosen = pitch == 0 ? default_pitch(width) : pitch;
     if (chosen < width)
-        throw course::Error("convolution: a pitch of " + std::to_string(chosen) + " bytes is narrower than the image (" +
-                            std::to_string(width) + " pixels)");
+        throw course::Error("convolution: a pitch of " + std::to_string(chosen) +
+                            " bytes is narrower than the image (" + std::to_string(width) + " pixels)");
     return chosen;
 }
 
@@ -80,7 +80,9 @@ TextureAlignment texture_alignment() {
     return alignment;
 }
 
-bool aligned_to(const void* pointer, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0; }
+bool aligned_to(const void* pointer, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
 
 }  // namespace
 
@@ -91,8 +93,9 @@ dim3 grid_for(const Params& params, int pixels_per_thread, int rows_per_thread) 
     const long long rows = static_cast<long long>(params.block.y) * rows_per_thread;
     const long long blocks_x = (params.width + columns - 1) / columns;
     const long long blocks_y = (params.height + rows - 1) / rows;
-    if (blocks_y > 65535) throw course::Error("convolution: the image is too tall for a grid of blocks " +
-                                              std::to_string(rows) + " rows high");
+    if (blocks_y > 65535)
+        throw course::Error("convolution: the image is too tall for a grid of blocks " + std::to_string(rows) +
+                            " rows high");
     return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
 }
 
@@ -124,7 +127,7 @@ PackedFilter pack_for_dp4a(const Filter& filter) {
         // words output k uses starts at A for k = 0, 1 and at B for k = 2, 3.
         const int first = k < 2 ? 0 : 4;
         for (int t = 0; t < kFilterSize; ++t) {
-            const int byte = k + 2 + t - first;   // 0..7 within the pair
+            const int byte = k + 2 + t - first;  // 0..7 within the pair
             put(packed.last_row[2 * k + byte / 4], byte % 4, filter.weights[kLastRow * kFilterSize + t]);
         }
     }
@@ -184,8 +187,7 @@ std::vector<std::uint8_t> DeviceImage::download() const {
 // --- The problem -----------------------------------------------------------------------
 
 Problem::Problem(const course::Image& image, int pitch, const Filter& filter)
-    : input_(grey_pixels(image)),
-      expected_(reference(image, filter)),
+    : input_(grey_pixels(image)), expected_(reference(image, filter)),
       in_(image.width, image.height, checked_pitch(image.width, pitch)),
       out_(image.width, image.height, checked_pitch(image.width, pitch)) {
     // The padding and spare bytes of the input hold a fixed pattern: a
@@ -341,8 +343,10 @@ Settings settings_from(const course::Options& options) {
     settings.block = dim3(static_cast<unsigned>(shape[0]), static_cast<unsigned>(shape[1]));
 
     const std::string& pad = options.option("pitch-pad");
-    settings.pitch_pad = pad == "0" ? 0 : static_cast<int>(std::min<std::uint64_t>(
-                                                   course::parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
+    settings.pitch_pad =
+        pad == "0"
+            ? 0
+            : static_cast<int>(std::min<std::uint64_t>(course::parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
     if (settings.pitch_pad > kMaxPitchPad)
         throw course::UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
 
@@ -372,11 +376,13 @@ course::KernelRun copy_run(Problem& problem) {
     return course::KernelRun{
         [&problem](cudaStream_t stream) {
             const std::size_t p = static_cast<std::size_t>(problem.pitch());
-            const std::size_t w = static_cast<std::size_t>(problem.width()), h = static_cast<std::size_t>(problem.height());
+            const std::size_t w = static_cast<std::size_t>(problem.width()),
+                              h = static_cast<std::size_t>(problem.height());
             if (p == w)
                 CUDA_CHECK(cudaMemcpyAsync(problem.out(), problem.in(), w * h, cudaMemcpyDeviceToDevice, stream));
             else
-                CUDA_CHECK(cudaMemcpy2DAsync(problem.out(), p, problem.in(), p, w, h, cudaMemcpyDeviceToDevice, stream));
+                CUDA_CHECK(
+                    cudaMemcpy2DAsync(problem.out(), p, problem.in(), p, w, h, cudaMemcpyDeviceToDevice, stream));
         },
         [&problem](std::uint8_t pattern, cudaStream_t stream) { problem.poison(pattern, stream); },
         [&problem]() { return problem.check(problem.input_pixels()); },
@@ -441,7 +447,7 @@ public:
 private:
     void launch(cudaStream_t stream) {
         const int w = problem_.width(), h = problem_.height(), p = problem_.pitch();
-        if (w <= 2 * kRadius || h <= 2 * kRadius) return;   // no interior: the frame is everything
+        if (w <= 2 * kRadius || h <= 2 * kRadius) return;  // no interior: the frame is everything
         const std::size_t corner = static_cast<std::size_t>(kRadius) * p + kRadius;
         NppiSize roi;
         roi.width = w - 2 * kRadius;
@@ -491,7 +497,8 @@ std::string diagnose_npp(const Problem& problem, const Filter& filter, int divis
         {"both the weights turned by a half and rounding to nearest", filter_on_cpu(in, w, h, turned.weights, nearest)},
     };
     for (const Variant& variant : variants)
-        if (problem.check(variant.pixels).ok) return std::string("; NPP's output matches the filter with ") + variant.what;
+        if (problem.check(variant.pixels).ok)
+            return std::string("; NPP's output matches the filter with ") + variant.what;
     return "; NPP's output matches none of the variants tried (weights turned, rounding to nearest)";
 }
 
@@ -596,7 +603,8 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
     }
     if (problem.texture_reads_a_copy())
         ladder.notes.push_back("steps 02-05 read a copy of the input with a texture-aligned pitch: the texture unit "
-                               "cannot bind rows " + std::to_string(problem.pitch()) + " bytes apart");
+                               "cannot bind rows " +
+                               std::to_string(problem.pitch()) + " bytes apart");
     if (steps.empty() || !references) return measured;
 
     // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
@@ -646,7 +654,8 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
     if (steps.back().number == 10 && last.check.ok && copy.check.ok) {
         std::string line = "step 10 reaches " + percent(copy.time.median_ms / last.time.median_ms) +
                            " of the copy's bandwidth (target: 50%)";
-        const auto npp = std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });
+        const auto npp =
+            std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });
         if (npp != ladder.rungs.end() && npp->check.ok) {
             char ratio[32];
             std::snprintf(ratio, sizeof ratio, "%.2fx", npp->time.median_ms / last.time.median_ms);

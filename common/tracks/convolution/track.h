@@ -25,7 +25,7 @@ struct Step {
     int number;
     const char* title;
     Launcher launch;
-    TextureDescriber texture = nullptr;   // only the texture steps (02-05) have one
+    TextureDescriber texture = nullptr;  // only the texture steps (02-05) have one
 };
 
 // --- The problem: images on the GPU, the reference on the CPU ----------------
@@ -111,7 +111,7 @@ public:
     const std::vector<std::uint8_t>& expected() const { return expected_; }
     const std::uint8_t* in() const { return in_.data(); }
     std::uint8_t* out() { return out_.data(); }
-    course::Image output() const;   // downloads the output image
+    course::Image output() const;  // downloads the output image
 
 private:
     std::vector<std::uint8_t> input_, expected_;
@@ -127,10 +127,10 @@ std::vector<course::OptionSpec> track_options();
 
 // What the command line asks for.
 struct Settings {
-    int width = 2048, height = 2048;   // from --size, or from the --input image
-    std::string input;                 // --input, empty: the synthetic image
-    dim3 block{16, 16};                // --block
-    int pitch_pad = 0;                 // --pitch-pad
+    int width = 2048, height = 2048;  // from --size, or from the --input image
+    std::string input;                // --input, empty: the synthetic image
+    dim3 block{16, 16};               // --block
+    int pitch_pad = 0;                // --pitch-pad
 };
 // Parses --size, --input, --block and --pitch-pad; throws UsageError.
 Settings settings_from(const course::Options& options);
@@ -139,7 +139,7 @@ Settings settings_from(const course::Options& options);
 // failed its check).
 struct Measured {
     course::Ladder ladder;
-    std::vector<std::optional<course::TimingStats>> memory_only;   // one per step
+    std::vector<std::optional<course::TimingStats>> memory_only;  // one per step
 };
 
 // Runs `steps` (the student's row marked) on the image the options ask for:

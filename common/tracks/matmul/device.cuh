@@ -69,7 +69,8 @@ __device__ inline void store4(float* __restrict__ C, int row, int col, int M, in
 // aligned.
 inline bool fits_fast_path(const float* A, const float* B, const float* C, int M, int N, int K, int BM, int BN,
                            int BK) {
-    return M % BM == 0 && N % BN == 0 && K % BK == 0 && course::aligned16(A) && course::aligned16(B) && course::aligned16(C);
+    return M % BM == 0 && N % BN == 0 && K % BK == 0 && course::aligned16(A) && course::aligned16(B) &&
+           course::aligned16(C);
 }
 
 // Number i (0..7) of the 8 rows, or columns, that thread t owns within a tile

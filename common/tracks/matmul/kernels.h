@@ -33,12 +33,12 @@ using Attributes = cudaFuncAttributes (*)();
 // one COURSE_STEP(number, launcher, title) line per step. (The inline
 // namespace: see course/kernel_copy.h.)
 inline namespace COURSE_KERNEL_COPY {
-#define COURSE_STEP(number, launcher, title)                                                                  \
-    void launcher(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);      \
+#define COURSE_STEP(number, launcher, title)                                                           \
+    void launcher(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream); \
     cudaFuncAttributes launcher##_attributes();
 #include "matmul_steps.h"
 #undef COURSE_STEP
-}  // inline namespace COURSE_KERNEL_COPY
+}  // namespace COURSE_KERNEL_COPY
 
 // A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
 // course::Error if the y count passes CUDA's limit of 65535.

@@ -16,7 +16,7 @@ course::Track track() {
 #undef COURSE_STEP
     };
     course::Track track;
-    track.uses_images = COURSE_TRACK_USES_IMAGES;   // the track table, lessons/meson.build
+    track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
     track.name = "matmul";
     track.title = "Matrix multiply: C = A * B in FP32, from one thread per output to warp tiling, against cuBLAS.";
     track.size_help = "matrix sizes: N for N x N times N x N, or MxNxK for an M x K times K x N product (default 4096)";

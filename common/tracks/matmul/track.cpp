@@ -13,13 +13,13 @@
 
 // A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
 // report as CUDA_CHECK gives for the runtime.
-#define CUBLAS_CHECK(expression)                                                                         \
-    do {                                                                                                 \
-        const cublasStatus_t matmul_status_ = (expression);                                             \
-        if (matmul_status_ != CUBLAS_STATUS_SUCCESS)                                                     \
+#define CUBLAS_CHECK(expression)                                                                              \
+    do {                                                                                                      \
+        const cublasStatus_t matmul_status_ = (expression);                                                   \
+        if (matmul_status_ != CUBLAS_STATUS_SUCCESS)                                                          \
             throw course::Error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + #expression + \
-                                " failed: " + cublasGetStatusName(matmul_status_) + " (" +              \
-                                cublasGetStatusString(matmul_status_) + ")");                          \
+                                " failed: " + cublasGetStatusName(matmul_status_) + " (" +                    \
+                                cublasGetStatusString(matmul_status_) + ")");                                 \
     } while (0)
 
 namespace matmul {
@@ -86,7 +86,8 @@ Shape make_shape(std::uint64_t M, std::uint64_t N, std::uint64_t K, const std::s
     const auto check = [&](std::uint64_t rows, std::uint64_t cols, const char* name) {
         if (rows >= kInt32Limit || cols >= kInt32Limit || rows * cols >= kInt32Limit)
             throw course::UsageError(what + ": " + name + " would be " + std::to_string(rows) + " x " +
-                                     std::to_string(cols) + "; the kernels index with 32-bit ints, so each matrix "
+                                     std::to_string(cols) +
+                                     "; the kernels index with 32-bit ints, so each matrix "
                                      "must have fewer than 2^31 elements");
     };
     check(M, K, "A (M x K)");
@@ -99,7 +100,8 @@ double relative_tolerance(int K) { return 4.0 * std::sqrt(static_cast<double>(K)
 
 bool checks_every_element(Shape shape) {
     const std::uint64_t outputs = static_cast<std::uint64_t>(shape.M) * static_cast<std::uint64_t>(shape.N);
-    return outputs <= (std::uint64_t{1} << 20) && outputs * static_cast<std::uint64_t>(shape.K) <= (std::uint64_t{1} << 30);
+    return outputs <= (std::uint64_t{1} << 20) &&
+           outputs * static_cast<std::uint64_t>(shape.K) <= (std::uint64_t{1} << 30);
 }
 
 std::vector<std::size_t> sample_indices(Shape shape, std::size_t samples, std::uint64_t seed) {
@@ -208,8 +210,7 @@ dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile) {
 }
 
 Problem::Problem(Shape shape, std::uint64_t seed, std::size_t offset)
-    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")),
-      offset_(offset),
+    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")), offset_(offset),
       a_(static_cast<std::size_t>(shape.M) * shape.K + offset),
       b_(static_cast<std::size_t>(shape.K) * shape.N + offset),
       c_(static_cast<std::size_t>(shape.M) * shape.N + offset) {

@@ -69,7 +69,7 @@ struct Step {
 struct Shape {
     int M = 0, N = 0, K = 0;
     double flops() const { return 2.0 * M * static_cast<double>(N) * K; }
-    std::string describe() const;   // "4096 x 4096 x 4096"
+    std::string describe() const;  // "4096 x 4096 x 4096"
 };
 
 // A shape from three sizes, or course::UsageError naming `what`: each must be

@@ -37,7 +37,7 @@ inline namespace COURSE_KERNEL_COPY {
     void launcher(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 #include "reduction_steps.h"
 #undef COURSE_STEP
-}  // inline namespace COURSE_KERNEL_COPY
+}  // namespace COURSE_KERNEL_COPY
 
 // Scratch for any step: the partial sums of every pass (n / 64 + n / 64^2 +
 // ... < n / 32 when every block sums at least 64 values; the solutions' blocks
@@ -68,7 +68,7 @@ void reduce_in_passes(const int* in, std::size_t n, long long* sum, long long* s
         const long long* partials = out;
         const std::size_t count = blocks;
         blocks = grid(count);
-        out = blocks == 1 ? sum : out + count;   // the next pass writes after this one's partials
+        out = blocks == 1 ? sum : out + count;  // the next pass writes after this one's partials
         launch_pass(partials, count, out, blocks, stream);
     }
 }

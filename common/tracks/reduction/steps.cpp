@@ -16,7 +16,7 @@ course::Track track() {
 #undef COURSE_STEP
     };
     course::Track track;
-    track.uses_images = COURSE_TRACK_USES_IMAGES;   // the track table, lessons/meson.build
+    track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
     track.name = "reduction";
     track.title = "Reduction: Harris's seven kernels, two modern steps, and CUB.";
     track.size_help = "number of ints n (default 2^22, Harris's size)";

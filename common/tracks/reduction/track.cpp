@@ -4,7 +4,6 @@
 #include "course/options.h"
 #include "course/random.h"
 
-
 namespace reduction {
 
 long long reference(const std::vector<int>& values) {
@@ -27,7 +26,7 @@ course::KernelRun Problem::run(Launcher launch) {
         [this, launch](cudaStream_t stream) { launch(input(), n_, sum_.data(), scratch_.data(), stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) {
             sum_.fill_bytes(pattern, stream);
-            scratch_.fill_bytes(0, stream);   // another step may have left partial sums there
+            scratch_.fill_bytes(0, stream);  // another step may have left partial sums there
         },
         [this]() { return check(); },
     };
@@ -43,7 +42,7 @@ const HarrisFigure* harris_g80(int step) {
     // GeForce 8800 GTX, as quoted in Mueller and Ha's slides (SPIE Medical
     // Imaging 2016).
     static const HarrisFigure figures[] = {
-        {8.054, 2.083}, {3.456, 4.854}, {1.722, 9.741}, {0.965, 17.377},
+        {8.054, 2.083},  {3.456, 4.854},  {1.722, 9.741},  {0.965, 17.377},
         {0.536, 31.289}, {0.381, 43.996}, {0.268, 62.671},
     };
     return step >= 1 && step <= 7 ? &figures[step - 1] : nullptr;
@@ -79,29 +78,31 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     course::DeviceBuffer<long long> cub_sum(1);
     CubSum cub(problem.input(), n, cub_sum.data());
     const course::Rung rung = course::reference_rung("CUB DeviceReduce::Sum", problem.bytes_read());
-    ladder.rungs.push_back(course::measure(
-        run.harness, rung,
-        course::KernelRun{
-            [&](cudaStream_t stream) { cub.enqueue(stream); },
-            [&](std::uint8_t pattern, cudaStream_t stream) { cub_sum.fill_bytes(pattern, stream); },
-            [&]() {
-                const auto got = cub_sum.download();
-                const long long want = problem.expected();
-                return course::compare_exact(got.data(), &want, 1);
-            },
-        }));
+    ladder.rungs.push_back(
+        course::measure(run.harness, rung,
+                        course::KernelRun{
+                            [&](cudaStream_t stream) { cub.enqueue(stream); },
+                            [&](std::uint8_t pattern, cudaStream_t stream) { cub_sum.fill_bytes(pattern, stream); },
+                            [&]() {
+                                const auto got = cub_sum.download();
+                                const long long want = problem.expected();
+                                return course::compare_exact(got.data(), &want, 1);
+                            },
+                        }));
 
     const course::TimingStats sweep = course::measure_read_sweep(run.harness, 4 * n);
     const double sweep_gbps = 4.0 * static_cast<double>(n) / (sweep.median_ms * 1e-3) / 1e9;
     ladder.ceiling = sweep_gbps;
-    ladder.notes.push_back("ceiling: a read-only sweep of the same " + course::format_bytes(4.0 * static_cast<double>(n)) +
-                           " takes " + course::format_fixed(sweep.median_ms, 4) + " ms = " + course::format_fixed(sweep_gbps, 1) + " GB/s (" +
-                           course::format_fixed(100.0 * sweep_gbps / run.harness.device.peak_dram_gbps, 1) + "% of peak)");
+    ladder.notes.push_back(
+        "ceiling: a read-only sweep of the same " + course::format_bytes(4.0 * static_cast<double>(n)) + " takes " +
+        course::format_fixed(sweep.median_ms, 4) + " ms = " + course::format_fixed(sweep_gbps, 1) + " GB/s (" +
+        course::format_fixed(100.0 * sweep_gbps / run.harness.device.peak_dram_gbps, 1) + "% of peak)");
     if (ladder.rungs.size() >= 2) {
         const course::Rung& last = ladder.rungs[ladder.rungs.size() - 2];
         if (last.check.ok)
             ladder.notes.push_back("step " + last.label + " reaches " +
-                                   course::format_fixed(100.0 * course::throughput(last) / sweep_gbps, 1) + "% of that ceiling");
+                                   course::format_fixed(100.0 * course::throughput(last) / sweep_gbps, 1) +
+                                   "% of that ceiling");
     }
     ladder.notes.push_back("G80 columns: M. Harris's figures (2007) for 2^22 ints on a GeForce 8800 GTX, as quoted by "
                            "Mueller and Ha (SPIE Medical Imaging 2016)");

@@ -74,7 +74,7 @@ struct HarrisFigure {
     double ms;
     double gbps;
 };
-const HarrisFigure* harris_g80(int step);   // nullptr for steps 8, 9
+const HarrisFigure* harris_g80(int step);  // nullptr for steps 8, 9
 
 std::size_t size_from(const course::Options& options);
 

@@ -6,8 +6,8 @@
 // launcher below is complete (one thread per pixel, params.block threads per
 // block). README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-01 && build/lessons/convolution-01`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 

@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-02 && build/lessons/convolution-02`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -31,12 +31,12 @@ template <bool kMemoryOnly>
 __global__ void texture_per_pixel(const convolution::Params p) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height) return;   // the grid is rounded up to whole blocks
+    if (x >= p.width || y >= p.height) return;  // the grid is rounded up to whole blocks
 
     const std::uint8_t* centre_row = p.in + static_cast<std::size_t>(y) * p.pitch;
     // TODO(step 02): read the centre pixel (the frame's result) through the
     // texture p.texture instead of from p.in.
-    std::uint8_t result = centre_row[x];   // the frame is copied through
+    std::uint8_t result = centre_row[x];  // the frame is copied through
     if (convolution::device::is_interior(x, y, p.width, p.height)) {
         int sum = 0;
         unsigned mix = 0;

@@ -11,8 +11,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-03 && build/lessons/convolution-03`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -44,7 +44,7 @@ __global__ void texture_four_pixels(const convolution::Params p) {
     // of pixel k when 0 <= c - k < 5. Keep four sums (int sum[4]) and, for
     // memory only, four XORs; keep the four centre pixels for the frame.
     // Unroll the loops (#pragma unroll) so the arrays stay in registers.
-    std::uint8_t result = static_cast<std::uint8_t>(fetch(p.texture, x, y));   // the frame is copied through
+    std::uint8_t result = static_cast<std::uint8_t>(fetch(p.texture, x, y));  // the frame is copied through
     if (convolution::device::is_interior(x, y, p.width, p.height)) {
         int sum = 0;
         unsigned mix = 0;
@@ -75,9 +75,9 @@ cudaTextureDesc convolution::step03_texture_4px_desc() {
     // enough to ask, and their result is not used).
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;
-    desc.filterMode = cudaFilterModePoint;      // the texel itself, no interpolation between texels
-    desc.readMode = cudaReadModeElementType;    // the byte as it is stored: 0..255
-    desc.normalizedCoords = 0;                  // coordinates in pixels, not in 0..1
+    desc.filterMode = cudaFilterModePoint;    // the texel itself, no interpolation between texels
+    desc.readMode = cudaReadModeElementType;  // the byte as it is stored: 0..255
+    desc.normalizedCoords = 0;                // coordinates in pixels, not in 0..1
     return desc;
 }
 

@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-05 && build/lessons/convolution-05`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -29,7 +29,7 @@ __global__ void float_texture_to_shared(const convolution::Params p) {
     extern __shared__ std::uint8_t tile[];
     const int tile_width = blockDim.x + 2 * kRadius;
     const int tile_height = blockDim.y + 2 * kRadius;
-    const int x0 = blockIdx.x * blockDim.x;   // the block's first output pixel
+    const int x0 = blockIdx.x * blockDim.x;  // the block's first output pixel
     const int y0 = blockIdx.y * blockDim.y;
 
     // Tile pixel (tx, ty) is image pixel (x0 - 2 + tx, y0 - 2 + ty). Each
@@ -42,12 +42,12 @@ __global__ void float_texture_to_shared(const convolution::Params p) {
         for (int tx = threadIdx.x; tx < tile_width; tx += blockDim.x)
             tile[ty * tile_width + tx] =
                 tex2D<unsigned char>(p.texture, x0 - kRadius + tx + 0.5f, y0 - kRadius + ty + 0.5f);
-    __syncthreads();   // the whole tile is in shared memory before anyone reads it
+    __syncthreads();  // the whole tile is in shared memory before anyone reads it
 
     const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
-    if (x >= p.width || y >= p.height) return;   // after the barrier: these threads helped to load
+    if (x >= p.width || y >= p.height) return;  // after the barrier: these threads helped to load
     const std::uint8_t* centre = &tile[(threadIdx.y + kRadius) * tile_width + threadIdx.x + kRadius];
-    std::uint8_t result = *centre;   // the frame is copied through
+    std::uint8_t result = *centre;  // the frame is copied through
     if (!kMemoryOnly && convolution::device::is_interior(x, y, p.width, p.height)) {
         // TODO(step 05): add up in float with the float weights (every product and
         // partial sum is an integer below 2^24: exact), and finish with the float

@@ -12,8 +12,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-06 && build/lessons/convolution-06`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -65,7 +65,7 @@ __global__ void global_to_shared(const convolution::Params p, const FloatFilter 
     const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
     if (x >= p.width || y >= p.height) return;
     const float* centre = &tile[(threadIdx.y + kRadius) * tile_width + threadIdx.x + kRadius];
-    std::uint8_t result = static_cast<std::uint8_t>(*centre);   // the frame is copied through
+    std::uint8_t result = static_cast<std::uint8_t>(*centre);  // the frame is copied through
     if (!kMemoryOnly && convolution::device::is_interior(x, y, p.width, p.height)) {
         float sum = 0.0f;
         for (int dy = -kRadius; dy <= kRadius; ++dy)

@@ -10,8 +10,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-07 && build/lessons/convolution-07`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -22,7 +22,7 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 4;
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 8 columns under a thread's four windows
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 8 columns under a thread's four windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void strict_coalescing(const convolution::Params p) {
@@ -33,7 +33,7 @@ __global__ void strict_coalescing(const convolution::Params p) {
     // is image pixel (x0 - 4 + c, y0 - 2 + r).
     const int tile_width = kPixelsPerThread * blockDim.x + 2 * kRadius;
     const int tile_height = blockDim.y + 2 * kRadius;
-    const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;   // the block's first output pixel
+    const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;  // the block's first output pixel
     const int y0 = blockIdx.y * blockDim.y;
 
     // TODO(step 07): load the tile as aligned 32-bit words: per tile row, thread
@@ -74,7 +74,7 @@ __global__ void strict_coalescing(const convolution::Params p) {
     }
 #pragma unroll
     for (int k = 0; k < kPixelsPerThread; ++k) {
-        std::uint8_t result = window[kRadius * tile_width + kRadius + k];   // the pixel itself: frame, memory only
+        std::uint8_t result = window[kRadius * tile_width + kRadius + k];  // the pixel itself: frame, memory only
         if (!kMemoryOnly && device::is_interior(x + k, y, p.width, p.height))
             result = convolution::scale_and_clamp(sum[k], p.filter.scale);
         device::set_byte(word, k, result);

@@ -11,8 +11,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-08 && build/lessons/convolution-08`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -25,13 +25,13 @@ namespace device = convolution::device;
 // TODO(step 08): 16 pixels per thread, a 16-byte apron on each side (tile
 // width 16*blockDim.x + 32), 20 columns under a thread's 16 windows.
 constexpr int kPixelsPerThread = 4;
-constexpr int kApron = 4;                                  // bytes of apron loaded on each side: one word
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 8 columns under a thread's four windows
+constexpr int kApron = 4;                                 // bytes of apron loaded on each side: one word
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 8 columns under a thread's four windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void wide_loads(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t tile[];
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;   // a multiple of 4 bytes
+    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;  // a multiple of 4 bytes
     const int tile_height = blockDim.y + 2 * kRadius;
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;

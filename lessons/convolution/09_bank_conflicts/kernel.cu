@@ -11,8 +11,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-09 && build/lessons/convolution-09`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -23,8 +23,8 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 16;
-constexpr int kApron = 16;                                 // one 16-byte word on each side
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 20 columns under a thread's 16 windows
+constexpr int kApron = 16;                                // one 16-byte word on each side
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 20 columns under a thread's 16 windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void conflict_free(const convolution::Params p) {
@@ -36,7 +36,7 @@ __global__ void conflict_free(const convolution::Params p) {
     // distance between rows 4 * convolution::conflict_free_stride(tile words,
     // blockDim.x) bytes (80 words for 16-wide blocks), and the staging rows
     // conflict_free_stride(4*blockDim.x, blockDim.x) words.
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;   // a multiple of 16 bytes
+    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;  // a multiple of 16 bytes
     const int tile_height = blockDim.y + 2 * kRadius;
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;
@@ -77,7 +77,7 @@ __global__ void conflict_free(const convolution::Params p) {
         for (int dy = 0; dy < kFilterSize; ++dy) {
             int pixels[kColumns];
 #pragma unroll
-            for (int c = 0; c < kColumns; ++c) pixels[c] = window[dy * tile_width + c];   // 4-way bank conflicts
+            for (int c = 0; c < kColumns; ++c) pixels[c] = window[dy * tile_width + c];  // 4-way bank conflicts
 #pragma unroll
             for (int k = 0; k < kPixelsPerThread; ++k)
 #pragma unroll

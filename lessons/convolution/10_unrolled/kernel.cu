@@ -15,8 +15,8 @@
 //
 // README.md in this folder explains the step; run your kernel with
 // `meson compile -C build convolution-10 && build/lessons/convolution-10`.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -29,7 +29,7 @@ namespace device = convolution::device;
 constexpr int kPixelsPerThread = 16;
 constexpr int kWordsPerThread = kPixelsPerThread / 4;
 constexpr int kApron = 16;
-constexpr int kColumns = 4 + 2 * kRadius;   // the 8 columns under one word's four windows
+constexpr int kColumns = 4 + 2 * kRadius;  // the 8 columns under one word's four windows
 
 // TODO(step 10): the helpers.
 //  * struct Arithmetic { convolution::PackedFilter packed; int shift; float scale; },
@@ -66,7 +66,8 @@ __global__ void unrolled(const convolution::Params p) {
     // row to the next: padded so that the rows a warp reads at once fall on
     // different banks (conflict_free_stride, in tracks/convolution/kernels.h).
     const int block_width = static_cast<int>(blockDim.x);
-    const int tile_pitch = 4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
+    const int tile_pitch =
+        4 * convolution::conflict_free_stride((kPixelsPerThread * block_width + 2 * kApron) / 4, block_width);
     const int staging_pitch = convolution::conflict_free_stride(kWordsPerThread * block_width, block_width);
     const int tile_height = blockDim.y + 2 * kRadius;
     std::uint8_t* tile = shared;
@@ -91,7 +92,7 @@ __global__ void unrolled(const convolution::Params p) {
                                       x0 + kPixelsPerThread * static_cast<int>(blockDim.x) <= p.width - kRadius &&
                                       y0 + static_cast<int>(blockDim.y) <= p.height - kRadius;
     for (int j = 0; j < kWordsPerThread; ++j) {
-        const int w = threadIdx.x + j * blockDim.x;   // this word: pixels x0 + 4w .. x0 + 4w + 3
+        const int w = threadIdx.x + j * blockDim.x;  // this word: pixels x0 + 4w .. x0 + 4w + 3
         // Image pixel x0 + 4w - 2 is tile column 4w + 14.
         const std::uint8_t* window = &tile[threadIdx.y * tile_pitch + 4 * w + kApron - kRadius];
         const std::uint32_t centre = *reinterpret_cast<const std::uint32_t*>(&window[kRadius * tile_pitch + kRadius]);
@@ -100,9 +101,10 @@ __global__ void unrolled(const convolution::Params p) {
             int sum[4] = {};
             for (int dy = 0; dy < kFilterSize; ++dy) {
                 for (int c = 0; c < kColumns; ++c) {
-                    const int pixel = window[dy * tile_pitch + c];   // the warp reads 32 consecutive words
+                    const int pixel = window[dy * tile_pitch + c];  // the warp reads 32 consecutive words
                     for (int k = 0; k < 4; ++k)
-                        if (c - k >= 0 && c - k < kFilterSize) sum[k] += p.filter.weights[dy * kFilterSize + c - k] * pixel;
+                        if (c - k >= 0 && c - k < kFilterSize)
+                            sum[k] += p.filter.weights[dy * kFilterSize + c - k] * pixel;
                 }
             }
             for (int k = 0; k < 4; ++k) device::set_byte(word, k, convolution::scale_and_clamp(sum[k], p.filter.scale));

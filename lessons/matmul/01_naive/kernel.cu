@@ -8,8 +8,8 @@
 //
 // All matrices are row-major: A is M x K, so A[row][k] is A[row * K + k];
 // B is K x N, so B[k][col] is B[k * N + col]; C is M x N.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -20,8 +20,8 @@ constexpr int kBlockRows = 32;
 constexpr int kBlockCols = 8;
 
 __global__ void __launch_bounds__(kBlockRows * kBlockCols)
-    naive_uncoalesced(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
-                      int N, int K) {
+    naive_uncoalesced(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
+                      int K) {
     // TODO(step 01): this thread's output. For this step, on purpose,
     // threadIdx.x walks down the rows (step 02 is about why that is slow):
     //     row = blockIdx.x * kBlockRows + threadIdx.x
@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(kBlockRows * kBlockCols)
 
 void matmul::step01_naive(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 block(kBlockRows, kBlockCols);
-    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);   // x over rows, y over columns
+    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);  // x over rows, y over columns
     naive_uncoalesced<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }

@@ -6,8 +6,8 @@
 // walk along a row of C instead of down a column. README.md in this folder
 // explains why; `meson compile -C build matmul-02 && build/lessons/matmul-02`
 // runs your kernel beside the step 01 solution.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(kBlockRows * kBlockCols)
                     int K) {
     // TODO(step 02): swap the roles: col from blockIdx.x and threadIdx.x,
     // row from blockIdx.y and threadIdx.y.
-    const int row = blockIdx.x * kBlockRows + threadIdx.x;   // consecutive threads: consecutive rows
+    const int row = blockIdx.x * kBlockRows + threadIdx.x;  // consecutive threads: consecutive rows
     const int col = blockIdx.y * kBlockCols + threadIdx.y;
     // The grid is rounded up to whole blocks: threads past the edge do nothing.
     if (row >= M || col >= N) return;
@@ -38,7 +38,7 @@ void matmul::step02_coalesced(const float* A, const float* B, float* C, int M, i
     // TODO(step 02): the grid follows: x over the columns (N), y over the rows
     // (M); grid_for(x_extent, x_tile, y_extent, y_tile).
     const dim3 block(kBlockRows, kBlockCols);
-    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);   // x over rows, y over columns
+    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);  // x over rows, y over columns
     naive_coalesced<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }

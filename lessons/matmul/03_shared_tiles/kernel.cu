@@ -5,8 +5,8 @@
 // of 16 x 16 threads stage tiles of A and B in shared memory, where the
 // TODO(step 03) markers are. README.md in this folder explains the step;
 // `meson compile -C build matmul-03 && build/lessons/matmul-03` runs it.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -24,11 +24,10 @@ constexpr int kBlockRows = 8;
 // it into this namespace: using matmul::load_or_zero;
 
 __global__ void __launch_bounds__(kBlockCols * kBlockRows)
-    shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                 int K) {
+    shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
     // TODO(step 03): two __shared__ float arrays, As[kTile][kTile] and
     // Bs[kTile][kTile].
-    const int col = blockIdx.x * kBlockCols + threadIdx.x;   // consecutive threads: consecutive columns
+    const int col = blockIdx.x * kBlockCols + threadIdx.x;  // consecutive threads: consecutive columns
     const int row = blockIdx.y * kBlockRows + threadIdx.y;
     // TODO(step 03): no early return any more: every thread of the block must
     // reach every __syncthreads(), and threads outside C still load their
@@ -48,11 +47,10 @@ __global__ void __launch_bounds__(kBlockCols * kBlockRows)
 
 }  // namespace
 
-void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K,
-                                 cudaStream_t stream) {
+void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     // TODO(step 03): kTile x kTile blocks, and a grid of kTile x kTile tiles.
     const dim3 block(kBlockCols, kBlockRows);
-    const dim3 grid = grid_for(N, kBlockCols, M, kBlockRows);   // x over columns, y over rows
+    const dim3 grid = grid_for(N, kBlockCols, M, kBlockRows);  // x over columns, y over rows
     shared_tiles<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }

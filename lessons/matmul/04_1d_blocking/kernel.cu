@@ -6,8 +6,8 @@
 // reads from B's tile 8 times, where the TODO(step 04) markers are. README.md
 // in this folder explains the step; `meson compile -C build matmul-04 &&
 // build/lessons/matmul-04` runs it.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -22,7 +22,7 @@ using matmul::load_or_zero;
 // at compile time, for instance
 //     static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
 // and the same for B's tile (BK x BN).
-constexpr int kTile = 16;   // TILE_WIDTH in Seo's slides: 256 threads per block
+constexpr int kTile = 16;  // TILE_WIDTH in Seo's slides: 256 threads per block
 
 __global__ void __launch_bounds__(kTile * kTile)
     blocked_1d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
@@ -45,13 +45,13 @@ __global__ void __launch_bounds__(kTile * kTile)
         // TODO(step 04): load this thread's element of each tile.
         As[ty][tx] = load_or_zero(A, row, k0 + tx, M, K);
         Bs[ty][tx] = load_or_zero(B, k0 + ty, col, K, N);
-        __syncthreads();   // 1: the tiles are complete
+        __syncthreads();  // 1: the tiles are complete
         // TODO(step 04): for each k < BK: read b = Bs[k][thread_col] once, then
         // acc[i] += As[thread_row * TM + i][k] * b for i < TM. Put
         // #pragma unroll on both loops: acc stays in registers only if every
         // index into it is known at compile time.
         for (int k = 0; k < kTile; ++k) sum += As[ty][k] * Bs[k][tx];
-        __syncthreads();   // 2: everyone is done with them
+        __syncthreads();  // 2: everyone is done with them
     }
     // TODO(step 04): store the TM outputs, each only if it lies inside C.
     if (row < M && col < N) C[row * N + col] = sum;
@@ -59,8 +59,7 @@ __global__ void __launch_bounds__(kTile * kTile)
 
 }  // namespace
 
-void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K,
-                                cudaStream_t stream) {
+void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     // TODO(step 04): a grid of BM x BN tiles, and kThreads threads per block.
     const dim3 block(kTile, kTile);
     const dim3 grid = grid_for(N, kTile, M, kTile);

@@ -5,8 +5,8 @@
 // of 8 values of A and 8 of B per term, where the TODO(step 05) markers are.
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-05 && build/lessons/matmul-05` runs it.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -21,11 +21,11 @@ using matmul::load_or_zero;
 // phase. Also kMinBlocks = 2, for __launch_bounds__(kThreads, kMinBlocks):
 // two blocks per multiprocessor, so at most 65536 / 512 = 128 registers per
 // thread (README.md says why).
-constexpr int BM = 64;   // rows of C per block
-constexpr int BN = 64;   // columns of C per block
-constexpr int BK = 8;    // terms per phase
-constexpr int TM = 8;    // outputs per thread, down one column
-constexpr int kThreads = BM * BN / TM;   // 512
+constexpr int BM = 64;                  // rows of C per block
+constexpr int BN = 64;                  // columns of C per block
+constexpr int BK = 8;                   // terms per phase
+constexpr int TM = 8;                   // outputs per thread, down one column
+constexpr int kThreads = BM * BN / TM;  // 512
 
 static_assert(BM % TM == 0, "a thread's TM outputs must fit in the block tile's column");
 static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(kThreads)
         // the k loop by 2 (#pragma unroll 2): README.md says why.
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
-            const float b = Bs[k][thread_col];   // one read, used TM times
+            const float b = Bs[k][thread_col];  // one read, used TM times
 #pragma unroll
             for (int i = 0; i < TM; ++i) acc[i] += As[thread_row * TM + i][k] * b;
         }
@@ -78,8 +78,7 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K,
-                                cudaStream_t stream) {
+void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     blocked_2d<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();

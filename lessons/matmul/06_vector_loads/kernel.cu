@@ -7,8 +7,8 @@
 // A's tile must be stored transposed. README.md in this folder explains the
 // step; `meson compile -C build matmul-06 && build/lessons/matmul-06`
 // runs it.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -17,12 +17,12 @@ namespace {
 // From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
-constexpr int TM = 8;     // rows of C per thread
-constexpr int TN = 8;     // columns of C per thread
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int BM = 128;                          // rows of C per block
+constexpr int BN = 128;                          // columns of C per block
+constexpr int BK = 8;                            // terms per phase
+constexpr int TM = 8;                            // rows of C per thread
+constexpr int TN = 8;                            // columns of C per thread
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread, so that while one block waits at a
 // barrier for its tiles, the other computes.
@@ -30,8 +30,8 @@ constexpr int kMinBlocks = 2;
 // TODO(step 06): count float4s instead: kAVectors = BM * BK / 4 / kThreads
 // (1) per thread for A's tile, kBVectors = BK * BN / 4 / kThreads (1) for
 // B's, with static_asserts that BK, BN, TM and TN are multiples of 4.
-constexpr int kALoads = BM * BK / kThreads;       // elements of A's tile per thread: 4
-constexpr int kBLoads = BK * BN / kThreads;       // elements of B's tile per thread: 4
+constexpr int kALoads = BM * BK / kThreads;  // elements of A's tile per thread: 4
+constexpr int kBLoads = BK * BN / kThreads;  // elements of B's tile per thread: 4
 
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the block tile exactly");
 static_assert(BM * BK % kThreads == 0, "the threads must share A's tile evenly");
@@ -50,8 +50,8 @@ static_assert(BK * BN % kThreads == 0, "the threads must share B's tile evenly")
 // TODO(step 06): template <bool kChecked>, so that the launcher can pick
 // either path.
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    vector_loads(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                 int K) {
+                                      vector_loads(const float* __restrict__ A, const float* __restrict__ B,
+                                                   float* __restrict__ C, int M, int N, int K) {
     // TODO(step 06): As transposed, As[BK][BM] (As[k][m] holds A[row0 + m][k0 + k]),
     // and both arrays __align__(16) for float4 accesses.
     __shared__ float As[BM][BK];
@@ -114,8 +114,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K,
-                                 cudaStream_t stream) {
+void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     // TODO(step 06): the fast path (vector_loads<false>) only when M, N and K
     // are multiples of BM, BN and BK and A, B and C are 16-byte aligned:

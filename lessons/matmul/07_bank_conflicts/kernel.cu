@@ -6,8 +6,8 @@
 // 8 columns as two groups of 4, half a tile apart, and pad the rows of As.
 // README.md in this folder explains the step; `meson compile -C build
 // matmul-07 && build/lessons/matmul-07` runs it.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -20,14 +20,14 @@ using matmul::store4;
 // rows (or columns) thread t owns, 4t .. 4t+3 and then extent / 2 + 4t ..
 // extent / 2 + 4t+3. Add using matmul::spread;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
-constexpr int TM = 8;     // rows of C per thread
-constexpr int TN = 8;     // columns of C per thread
+constexpr int BM = 128;  // rows of C per block
+constexpr int BN = 128;  // columns of C per block
+constexpr int BK = 8;    // terms per phase
+constexpr int TM = 8;    // rows of C per thread
+constexpr int TN = 8;    // columns of C per thread
 // TODO(step 07): kPad = 4 floats of padding after each row of As (a
 // multiple of 4, so that padded rows stay 16-byte aligned: static_assert it).
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
@@ -41,10 +41,10 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    conflict_free(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                  int K) {
+                                      conflict_free(const float* __restrict__ A, const float* __restrict__ B,
+                                                    float* __restrict__ C, int M, int N, int K) {
     // TODO(step 07): pad As's rows: As[BK][BM + kPad].
-    __shared__ __align__(16) float As[BK][BM];   // transposed: As[k][m] = A[row0 + m][k0 + k]
+    __shared__ __align__(16) float As[BK][BM];  // transposed: As[k][m] = A[row0 + m][k0 + k]
     __shared__ __align__(16) float Bs[BK][BN];
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -55,10 +55,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     for (int k0 = 0; k0 < K; k0 += BK) {
 #pragma unroll
         for (int l = 0; l < kAVectors; ++l) {
-            const int v = tid + l * kThreads;   // float4 number v of the tile, row-major
+            const int v = tid + l * kThreads;  // float4 number v of the tile, row-major
             const int m = v / (BK / 4), k = v % (BK / 4) * 4;
             const float4 a = load4<kChecked>(A, row0 + m, k0 + k, M, K);
-            As[k + 0][m] = a.x;   // a row of A goes down a column of As
+            As[k + 0][m] = a.x;  // a row of A goes down a column of As
             As[k + 1][m] = a.y;
             As[k + 2][m] = a.z;
             As[k + 3][m] = a.w;
@@ -102,8 +102,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K,
-                                   cudaStream_t stream) {
+void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         conflict_free<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

@@ -11,8 +11,8 @@
 // README.md in this folder explains both; `meson compile -C build matmul-08
 // && build/lessons/matmul-08` runs your kernel beside the others and
 // cuBLAS.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -20,24 +20,24 @@ namespace {
 
 // From tracks/matmul/device.cuh.
 using matmul::load4;
-using matmul::store4;
 using matmul::spread;
+using matmul::store4;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
+constexpr int BM = 128;  // rows of C per block
+constexpr int BN = 128;  // columns of C per block
+constexpr int BK = 8;    // terms per phase
 // TODO(step 08): BK = 16, two float4s of each tile per thread: with 8-term
 // tiles the two stages were slower than one stage on the H200 (README.md).
-constexpr int TM = 8;     // rows of C per thread: two groups of 4, BM / 2 apart
-constexpr int TN = 8;     // columns of C per thread: two groups of 4, BN / 2 apart
-constexpr int kPad = 4;   // floats of padding after each row of As
+constexpr int TM = 8;    // rows of C per thread: two groups of 4, BM / 2 apart
+constexpr int TN = 8;    // columns of C per thread: two groups of 4, BN / 2 apart
+constexpr int kPad = 4;  // floats of padding after each row of As
 // TODO(step 08): the warp tile, WM x WN = 32 x 64: (BM / WM) x (BN / WN) =
 // 4 x 2 warps, kThreads = 32 * 8 = 256 still. A warp's lanes form a
 // WM / 8 by WN / 8 = 4 x 8 grid (static_assert that it is 32 lanes), each
 // lane 8 x 8 outputs. (The solution wraps all these numbers in a template
 // struct, Tiles, so that other sizes can be tried; constants are fine here.)
 // TODO(step 08): kStages = 2, the double buffer.
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
@@ -53,11 +53,11 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    warp_tiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-               int K) {
+                                      warp_tiled(const float* __restrict__ A, const float* __restrict__ B,
+                                                 float* __restrict__ C, int M, int N, int K) {
     // TODO(step 08): a stage index in front: As[kStages][BK][BM + kPad],
     // Bs[kStages][BK][BN].
-    __shared__ __align__(16) float As[BK][BM + kPad];   // transposed and padded
+    __shared__ __align__(16) float As[BK][BM + kPad];  // transposed and padded
     __shared__ __align__(16) float Bs[BK][BN];
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -130,8 +130,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K,
-                                cudaStream_t stream) {
+void matmul::step08_warp_tiling(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         warp_tiled<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

@@ -15,12 +15,11 @@ static_assert((kThreads & (kThreads - 1)) == 0,
 // T is int for the first pass over the input and long long for the passes
 // over partial sums.
 template <typename T>
-__global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long* __restrict__ partial,
-                                             std::size_t n) {
+__global__ void reduce_interleaved_divergent(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     __shared__ long long sum[kThreads];
     const unsigned int tid = threadIdx.x;
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + tid;
-    sum[tid] = i < n ? static_cast<long long>(in[i]) : 0;   // past the end: add nothing
+    sum[tid] = i < n ? static_cast<long long>(in[i]) : 0;  // past the end: add nothing
     __syncthreads();
 
     // TODO(step 01): the tree. For s = 1, 2, 4, ... up to kThreads / 2: every

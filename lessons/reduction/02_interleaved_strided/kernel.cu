@@ -15,12 +15,11 @@ static_assert((kThreads & (kThreads - 1)) == 0,
 // T is int for the first pass over the input and long long for the passes
 // over partial sums.
 template <typename T>
-__global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* __restrict__ partial,
-                                           std::size_t n) {
+__global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* __restrict__ partial, std::size_t n) {
     __shared__ long long sum[kThreads];
     const unsigned int tid = threadIdx.x;
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(kThreads) + tid;
-    sum[tid] = i < n ? static_cast<long long>(in[i]) : 0;   // past the end: add nothing
+    sum[tid] = i < n ? static_cast<long long>(in[i]) : 0;  // past the end: add nothing
     __syncthreads();
 
     for (unsigned int s = 1; s < kThreads; s *= 2) {
@@ -28,7 +27,7 @@ __global__ void reduce_interleaved_strided(const T* __restrict__ in, long long* 
         // here. Give round s's work to the first threads instead: thread tid adds
         // sum[index + s] into sum[index], with index = 2 * s * tid, when
         // index < kThreads. No %, and whole warps either work or idle.
-        __syncthreads();   // every round reads what the previous round wrote
+        __syncthreads();  // every round reads what the previous round wrote
     }
     if (tid == 0) partial[blockIdx.x] = sum[0];
 }

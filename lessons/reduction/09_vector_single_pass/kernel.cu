@@ -19,7 +19,7 @@ constexpr unsigned int kFullWarp = 0xffffffffu;
 __device__ long long warp_sum(long long v) {
 #pragma unroll
     for (unsigned int offset = kWarpSize / 2; offset > 0; offset >>= 1) v += __shfl_down_sync(kFullWarp, v, offset);
-    return v;   // complete in lane 0
+    return v;  // complete in lane 0
 }
 
 template <unsigned int kBlockSize, typename T>

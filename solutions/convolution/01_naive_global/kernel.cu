@@ -12,8 +12,8 @@
 // 25 reads of a pixel hit it, and a warp's 32 byte loads of one row fall into
 // one 32-byte sector. The kernel is far better off than in 2009; what remains
 // is the instruction count: 25 loads and 25 multiply-adds for every pixel.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -29,10 +29,10 @@ template <bool kMemoryOnly>
 __global__ void naive_global(const convolution::Params p) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height) return;   // the grid is rounded up to whole blocks
+    if (x >= p.width || y >= p.height) return;  // the grid is rounded up to whole blocks
 
     const std::uint8_t* centre_row = p.in + static_cast<std::size_t>(y) * p.pitch;
-    std::uint8_t result = centre_row[x];   // the frame is copied through
+    std::uint8_t result = centre_row[x];  // the frame is copied through
     if (convolution::device::is_interior(x, y, p.width, p.height)) {
         int sum = 0;
         unsigned mix = 0;

@@ -16,8 +16,8 @@
 // gives is the hardware addressing (clamping at the edges, 2D coordinates,
 // conversion of the texel's format), and what it costs is that texture
 // fetches are issued and returned at a lower rate than plain loads.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -38,7 +38,7 @@ __global__ void texture_per_pixel(const convolution::Params p) {
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= p.width || y >= p.height) return;
 
-    std::uint8_t result = static_cast<std::uint8_t>(fetch(p.texture, x, y));   // the frame is copied through
+    std::uint8_t result = static_cast<std::uint8_t>(fetch(p.texture, x, y));  // the frame is copied through
     if (convolution::device::is_interior(x, y, p.width, p.height)) {
         int sum = 0;
         unsigned mix = 0;
@@ -64,9 +64,9 @@ cudaTextureDesc convolution::step02_texture_desc() {
     // enough to ask, and their result is not used).
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;
-    desc.filterMode = cudaFilterModePoint;      // the texel itself, no interpolation between texels
-    desc.readMode = cudaReadModeElementType;    // the byte as it is stored: 0..255
-    desc.normalizedCoords = 0;                  // coordinates in pixels, not in 0..1
+    desc.filterMode = cudaFilterModePoint;    // the texel itself, no interpolation between texels
+    desc.readMode = cudaReadModeElementType;  // the byte as it is stored: 0..255
+    desc.normalizedCoords = 0;                // coordinates in pixels, not in 0..1
     return desc;
 }
 

@@ -12,8 +12,8 @@
 // multiple of 4, so it is when the output and its pitch are multiples of 4
 // (rows_aligned). For other pitches, and for the last few pixels of a row
 // whose width is not a multiple of 4, the bytes are stored one at a time.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -24,7 +24,7 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 4;
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 8 columns under the four windows
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 8 columns under the four windows
 
 __device__ __forceinline__ int fetch(cudaTextureObject_t texture, int x, int y) {
     return tex2D<unsigned char>(texture, x + 0.5f, y + 0.5f);
@@ -32,13 +32,13 @@ __device__ __forceinline__ int fetch(cudaTextureObject_t texture, int x, int y) 
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void texture_four_pixels(const convolution::Params p) {
-    const int x0 = kPixelsPerThread * (blockIdx.x * blockDim.x + threadIdx.x);   // the first of the four
+    const int x0 = kPixelsPerThread * (blockIdx.x * blockDim.x + threadIdx.x);  // the first of the four
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x0 >= p.width || y >= p.height) return;
 
     int sum[kPixelsPerThread] = {};
     unsigned mix[kPixelsPerThread] = {};
-    std::uint32_t centres = 0;   // the four input pixels themselves, for the frame
+    std::uint32_t centres = 0;  // the four input pixels themselves, for the frame
 #pragma unroll
     for (int dy = -kRadius; dy <= kRadius; ++dy) {
 #pragma unroll
@@ -46,7 +46,7 @@ __global__ void texture_four_pixels(const convolution::Params p) {
             const int pixel = fetch(p.texture, x0 - kRadius + c, y + dy);
             if (dy == 0 && c >= kRadius && c < kRadius + kPixelsPerThread)
                 device::set_byte(centres, c - kRadius, static_cast<std::uint8_t>(pixel));
-            // Column c is tap c - k of output pixel k, if that tap exists.
+                // Column c is tap c - k of output pixel k, if that tap exists.
 #pragma unroll
             for (int k = 0; k < kPixelsPerThread; ++k) {
                 const int tap = c - k;
@@ -64,7 +64,8 @@ __global__ void texture_four_pixels(const convolution::Params p) {
     for (int k = 0; k < kPixelsPerThread; ++k) {
         std::uint8_t result = device::byte_of(centres, k);
         if (device::is_interior(x0 + k, y, p.width, p.height))
-            result = kMemoryOnly ? static_cast<std::uint8_t>(mix[k]) : convolution::scale_and_clamp(sum[k], p.filter.scale);
+            result =
+                kMemoryOnly ? static_cast<std::uint8_t>(mix[k]) : convolution::scale_and_clamp(sum[k], p.filter.scale);
         device::set_byte(word, k, result);
     }
     device::store_word<kAligned>(p.out + static_cast<std::size_t>(y) * p.pitch, x0, p.width, word);

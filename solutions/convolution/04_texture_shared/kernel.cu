@@ -13,8 +13,8 @@
 //
 // The tile's size follows the block's shape, so any --block works; the
 // shared memory is sized at launch (dynamic shared memory).
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -28,7 +28,7 @@ __global__ void texture_to_shared(const convolution::Params p) {
     extern __shared__ std::uint8_t tile[];
     const int tile_width = blockDim.x + 2 * kRadius;
     const int tile_height = blockDim.y + 2 * kRadius;
-    const int x0 = blockIdx.x * blockDim.x;   // the block's first output pixel
+    const int x0 = blockIdx.x * blockDim.x;  // the block's first output pixel
     const int y0 = blockIdx.y * blockDim.y;
 
     // Tile pixel (tx, ty) is image pixel (x0 - 2 + tx, y0 - 2 + ty). Each
@@ -38,12 +38,12 @@ __global__ void texture_to_shared(const convolution::Params p) {
         for (int tx = threadIdx.x; tx < tile_width; tx += blockDim.x)
             tile[ty * tile_width + tx] =
                 tex2D<unsigned char>(p.texture, x0 - kRadius + tx + 0.5f, y0 - kRadius + ty + 0.5f);
-    __syncthreads();   // the whole tile is in shared memory before anyone reads it
+    __syncthreads();  // the whole tile is in shared memory before anyone reads it
 
     const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
-    if (x >= p.width || y >= p.height) return;   // after the barrier: these threads helped to load
+    if (x >= p.width || y >= p.height) return;  // after the barrier: these threads helped to load
     const std::uint8_t* centre = &tile[(threadIdx.y + kRadius) * tile_width + threadIdx.x + kRadius];
-    std::uint8_t result = *centre;   // the frame is copied through
+    std::uint8_t result = *centre;  // the frame is copied through
     if (!kMemoryOnly && convolution::device::is_interior(x, y, p.width, p.height)) {
         int sum = 0;
         for (int dy = -kRadius; dy <= kRadius; ++dy)

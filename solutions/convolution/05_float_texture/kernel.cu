@@ -12,8 +12,8 @@
 // rintf restores the exact integer, and every product and partial sum of
 // integer weights and pixels is an integer below 2^24, which float holds
 // exactly. The result is bit for bit the integer kernel's.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -46,7 +46,7 @@ __global__ void float_texture_to_shared(const convolution::Params p, const Float
     const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
     if (x >= p.width || y >= p.height) return;
     const float* centre = &tile[(threadIdx.y + kRadius) * tile_width + threadIdx.x + kRadius];
-    std::uint8_t result = static_cast<std::uint8_t>(*centre);   // the frame is copied through
+    std::uint8_t result = static_cast<std::uint8_t>(*centre);  // the frame is copied through
     if (!kMemoryOnly && convolution::device::is_interior(x, y, p.width, p.height)) {
         float sum = 0.0f;
         for (int dy = -kRadius; dy <= kRadius; ++dy)
@@ -64,7 +64,7 @@ cudaTextureDesc convolution::step05_float_texture_desc() {
     desc.addressMode[0] = cudaAddressModeClamp;
     desc.addressMode[1] = cudaAddressModeClamp;
     desc.filterMode = cudaFilterModePoint;
-    desc.readMode = cudaReadModeNormalizedFloat;   // a byte b arrives as the float b / 255
+    desc.readMode = cudaReadModeNormalizedFloat;  // a byte b arrives as the float b / 255
     desc.normalizedCoords = 0;
     return desc;
 }

@@ -17,8 +17,8 @@
 //
 // Out of the image (near its edges), rows are clamped and columns read as 0:
 // such pixels only ever feed frame pixels, which are copied, not filtered.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -29,14 +29,14 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 4;
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 8 columns under a thread's four windows
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 8 columns under a thread's four windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void global_to_shared(const convolution::Params p) {
     extern __shared__ std::uint8_t tile[];
     const int tile_width = kPixelsPerThread * blockDim.x + 2 * kRadius;
     const int tile_height = blockDim.y + 2 * kRadius;
-    const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;   // the block's first output pixel
+    const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;  // the block's first output pixel
     const int y0 = blockIdx.y * blockDim.y;
 
     // Tile byte (c, r) is image pixel (x0 - 2 + c, y0 - 2 + r).
@@ -69,7 +69,7 @@ __global__ void global_to_shared(const convolution::Params p) {
     }
 #pragma unroll
     for (int k = 0; k < kPixelsPerThread; ++k) {
-        std::uint8_t result = window[kRadius * tile_width + kRadius + k];   // the pixel itself: frame, memory only
+        std::uint8_t result = window[kRadius * tile_width + kRadius + k];  // the pixel itself: frame, memory only
         if (!kMemoryOnly && device::is_interior(x + k, y, p.width, p.height))
             result = convolution::scale_and_clamp(sum[k], p.filter.scale);
         device::set_byte(word, k, result);

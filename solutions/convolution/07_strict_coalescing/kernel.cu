@@ -16,8 +16,8 @@
 //
 // A 4-byte load needs 4-byte aligned rows (rows_aligned); for other pitches
 // (--pitch-pad 1) the same words are assembled from single bytes.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -28,13 +28,13 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 4;
-constexpr int kApron = 4;                                  // bytes of apron loaded on each side: one word
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 8 columns under a thread's four windows
+constexpr int kApron = 4;                                 // bytes of apron loaded on each side: one word
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 8 columns under a thread's four windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void strict_coalescing(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t tile[];
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;   // a multiple of 4 bytes
+    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;  // a multiple of 4 bytes
     const int tile_height = blockDim.y + 2 * kRadius;
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;

@@ -18,8 +18,8 @@
 //
 // 16-byte accesses need 16-byte aligned rows (rows_aligned); for other
 // pitches the words are assembled from, and split into, single bytes.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -30,13 +30,13 @@ using convolution::kRadius;
 namespace device = convolution::device;
 
 constexpr int kPixelsPerThread = 16;
-constexpr int kApron = 16;                                 // one 16-byte word on each side
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // the 20 columns under a thread's 16 windows
+constexpr int kApron = 16;                                // one 16-byte word on each side
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;  // the 20 columns under a thread's 16 windows
 
 template <bool kMemoryOnly, bool kAligned>
 __global__ void wide_loads(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t tile[];
-    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;   // a multiple of 16 bytes
+    const int tile_width = kPixelsPerThread * blockDim.x + 2 * kApron;  // a multiple of 16 bytes
     const int tile_height = blockDim.y + 2 * kRadius;
     const int x0 = kPixelsPerThread * blockIdx.x * blockDim.x;
     const int y0 = blockIdx.y * blockDim.y;
@@ -63,7 +63,7 @@ __global__ void wide_loads(const convolution::Params p) {
         for (int dy = 0; dy < kFilterSize; ++dy) {
             int pixels[kColumns];
 #pragma unroll
-            for (int c = 0; c < kColumns; ++c) pixels[c] = window[dy * tile_width + c];   // 4-way bank conflicts
+            for (int c = 0; c < kColumns; ++c) pixels[c] = window[dy * tile_width + c];  // 4-way bank conflicts
 #pragma unroll
             for (int k = 0; k < kPixelsPerThread; ++k)
 #pragma unroll

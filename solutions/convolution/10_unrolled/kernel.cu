@@ -27,8 +27,8 @@
 //    (S >> 6) clamped (scale_shift says when that holds; other scales keep
 //    the float rule), and clamping four sums and packing them into one word
 //    is two cvt.pack.sat instructions.
-#include "tracks/convolution/kernels.h"
 #include "tracks/convolution/device.cuh"
+#include "tracks/convolution/kernels.h"
 
 #include "course/check.h"
 
@@ -38,19 +38,19 @@ using convolution::kFilterSize;
 using convolution::kRadius;
 namespace device = convolution::device;
 
-constexpr int kPixelsPerThread = 16;                          // one 16-byte load per row
+constexpr int kPixelsPerThread = 16;  // one 16-byte load per row
 constexpr int kRowsPerThread = 2;
-constexpr int kWindowRows = kRowsPerThread + 2 * kRadius;     // input rows under a strip
-constexpr int kColumns = kPixelsPerThread + 2 * kRadius;      // input columns under a strip
-constexpr int kRowWords = kPixelsPerThread / 4 + 2;           // a row under a strip, a word either side
+constexpr int kWindowRows = kRowsPerThread + 2 * kRadius;  // input rows under a strip
+constexpr int kColumns = kPixelsPerThread + 2 * kRadius;   // input columns under a strip
+constexpr int kRowWords = kPixelsPerThread / 4 + 2;        // a row under a strip, a word either side
 static_assert(kPixelsPerThread == 16, "a strip's row is one 16-byte word (uint4)");
 static_assert(kRadius <= 4, "the apron on either side of a strip must fit in one word");
 static_assert(kFilterSize - 1 == 4, "a column word holds filter rows 0..3; row 4 goes along its row");
 
 // What the arithmetic needs, prepared once on the host.
 struct Arithmetic {
-    convolution::PackedFilter packed;   // the weights as signed bytes, laid out for dot4
-    int shift;                          // scale = 2^-shift (kShift kernels only)
+    convolution::PackedFilter packed;  // the weights as signed bytes, laid out for dot4
+    int shift;                         // scale = 2^-shift (kShift kernels only)
     float scale;
 };
 
@@ -88,7 +88,8 @@ __device__ __forceinline__ std::uint32_t finish(const int (&sums)[4], const Arit
     } else {
         std::uint32_t word = 0;
 #pragma unroll
-        for (int k = 0; k < 4; ++k) word |= static_cast<std::uint32_t>(convolution::scale_and_clamp(sums[k], a.scale)) << (8 * k);
+        for (int k = 0; k < 4; ++k)
+            word |= static_cast<std::uint32_t>(convolution::scale_and_clamp(sums[k], a.scale)) << (8 * k);
         return word;
     }
 }
@@ -126,14 +127,14 @@ __device__ __forceinline__ Row load_row(const convolution::Params& p, int x, int
 // permute: result bytes 0..2 are the old bytes 1..3 (selectors 1, 2, 3),
 // byte 3 is byte `b` of the row's word (selector 4 + b).
 __device__ __forceinline__ std::uint32_t slide_down(std::uint32_t column, const Row& row, int i) {
-    const int byte = i + 4 - kRadius;   // the column's byte in row.words, which start at x-4
+    const int byte = i + 4 - kRadius;  // the column's byte in row.words, which start at x-4
     return __byte_perm(column, row.words[byte / 4], 0x0321 | (4 + byte % 4) << 12);
 }
 
 // The strip at (x, y0): kRowsPerThread rows of 16 pixels.
 template <bool kMemoryOnly, bool kAtEdge, bool kAligned, bool kShift>
 __device__ __forceinline__ void filter_strip(const convolution::Params& p, const Arithmetic& a, int x, int y0) {
-    Row rows[kWindowRows];           // input rows y0-2 .. y0+kRowsPerThread+1
+    Row rows[kWindowRows];            // input rows y0-2 .. y0+kRowsPerThread+1
     std::uint32_t columns[kColumns];  // column words of columns x-2 .. x+17: rows y-2 .. y+1
 #pragma unroll
     for (int r = 0; r < 2 * kRadius; ++r) {
@@ -149,16 +150,16 @@ __device__ __forceinline__ void filter_strip(const convolution::Params& p, const
         if (kAtEdge && y >= p.height) return;
         rows[r + 2 * kRadius] = load_row<kAtEdge, kAligned>(p, x, y + kRadius);
         const Row& centre = rows[r + kRadius];
-        const Row& last = rows[r + 2 * kRadius];   // filter row 4
+        const Row& last = rows[r + 2 * kRadius];  // filter row 4
         std::uint32_t out[kPixelsPerThread / 4];
 #pragma unroll
-        for (int m = 0; m < kPixelsPerThread / 4; ++m) {   // out[m]: pixels x+4m .. x+4m+3
+        for (int m = 0; m < kPixelsPerThread / 4; ++m) {  // out[m]: pixels x+4m .. x+4m+3
             std::uint32_t word = centre.words[m + 1];
             if (!kMemoryOnly) {
                 int sums[4];
 #pragma unroll
                 for (int k = 0; k < 4; ++k) {
-                    const int pixel = 4 * m + k;   // its window's columns are pixel .. pixel+4
+                    const int pixel = 4 * m + k;  // its window's columns are pixel .. pixel+4
                     int sum = 0;
 #pragma unroll
                     for (int dx = 0; dx < kFilterSize; ++dx) sum = dot4(columns[pixel + dx], a.packed.columns[dx], sum);
@@ -183,8 +184,10 @@ __device__ __forceinline__ void filter_strip(const convolution::Params& p, const
         }
         std::uint8_t* out_row = p.out + static_cast<std::size_t>(y) * p.pitch;
         const uint4 result{out[0], out[1], out[2], out[3]};
-        if (kAtEdge) device::store_word<kAligned>(out_row, x, p.width, result);
-        else *reinterpret_cast<uint4*>(out_row + x) = result;
+        if (kAtEdge)
+            device::store_word<kAligned>(out_row, x, p.width, result);
+        else
+            *reinterpret_cast<uint4*>(out_row + x) = result;
     }
 }
 
@@ -202,8 +205,10 @@ __global__ void __launch_bounds__(1024) unrolled(const convolution::Params p, co
     // take the careful path; the test costs one branch per thread.
     const bool inside = kAligned && x >= kRadius && y0 >= kRadius && x + kPixelsPerThread <= p.width - kRadius &&
                         y0 + kRowsPerThread <= p.height - kRadius;
-    if (inside) filter_strip<kMemoryOnly, false, kAligned, kShift>(p, a, x, y0);
-    else filter_strip<kMemoryOnly, true, kAligned, kShift>(p, a, x, y0);
+    if (inside)
+        filter_strip<kMemoryOnly, false, kAligned, kShift>(p, a, x, y0);
+    else
+        filter_strip<kMemoryOnly, true, kAligned, kShift>(p, a, x, y0);
 }
 
 }  // namespace

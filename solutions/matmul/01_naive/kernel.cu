@@ -12,8 +12,8 @@
 // of A, 4 * K bytes apart: 32 separate 32-byte sectors for 128 useful bytes,
 // and the same again for the 32 stores to C. Step 02 swaps the two indices
 // and nothing else.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -24,9 +24,9 @@ constexpr int kBlockRows = 32;
 constexpr int kBlockCols = 8;
 
 __global__ void __launch_bounds__(kBlockRows * kBlockCols)
-    naive_uncoalesced(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
-                      int N, int K) {
-    const int row = blockIdx.x * kBlockRows + threadIdx.x;   // consecutive threads: consecutive rows
+    naive_uncoalesced(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
+                      int K) {
+    const int row = blockIdx.x * kBlockRows + threadIdx.x;  // consecutive threads: consecutive rows
     const int col = blockIdx.y * kBlockCols + threadIdx.y;
     // The grid is rounded up to whole blocks: threads past the edge do nothing.
     if (row >= M || col >= N) return;
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(kBlockRows * kBlockCols)
 
 void matmul::step01_naive(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 block(kBlockRows, kBlockCols);
-    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);   // x over rows, y over columns
+    const dim3 grid = grid_for(M, kBlockRows, N, kBlockCols);  // x over rows, y over columns
     naive_uncoalesced<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }

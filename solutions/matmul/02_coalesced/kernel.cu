@@ -10,8 +10,8 @@
 // What it still costs: every term of every dot product is loaded from global
 // memory, so each element of A is loaded N times and each element of B M
 // times. The caches (L1, L2) absorb much of it; step 03 stops relying on them.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -24,7 +24,7 @@ constexpr int kBlockRows = 8;
 __global__ void __launch_bounds__(kBlockCols * kBlockRows)
     naive_coalesced(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
                     int K) {
-    const int col = blockIdx.x * kBlockCols + threadIdx.x;   // consecutive threads: consecutive columns
+    const int col = blockIdx.x * kBlockCols + threadIdx.x;  // consecutive threads: consecutive columns
     const int row = blockIdx.y * kBlockRows + threadIdx.y;
     if (row >= M || col >= N) return;
     float sum = 0.0f;
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kBlockCols * kBlockRows)
 
 void matmul::step02_coalesced(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 block(kBlockCols, kBlockRows);
-    const dim3 grid = grid_for(N, kBlockCols, M, kBlockRows);   // x over columns, y over rows
+    const dim3 grid = grid_for(N, kBlockCols, M, kBlockRows);  // x over columns, y over rows
     naive_coalesced<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();
 }

@@ -18,8 +18,8 @@
 // Shapes that are not multiples of 16: a tile element outside A or B is
 // loaded as 0, and 0 * x adds nothing, so the partial tiles at the edges
 // need no special case in the inner loop.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -28,11 +28,10 @@ namespace {
 // From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
-constexpr int kTile = 16;   // TILE_WIDTH in Seo's slides: 256 threads per block
+constexpr int kTile = 16;  // TILE_WIDTH in Seo's slides: 256 threads per block
 
 __global__ void __launch_bounds__(kTile * kTile)
-    shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                 int K) {
+    shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
     __shared__ float As[kTile][kTile];
     __shared__ float Bs[kTile][kTile];
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -44,17 +43,16 @@ __global__ void __launch_bounds__(kTile * kTile)
         // Consecutive threads (tx) load consecutive floats of a row: coalesced.
         As[ty][tx] = load_or_zero(A, row, k0 + tx, M, K);
         Bs[ty][tx] = load_or_zero(B, k0 + ty, col, K, N);
-        __syncthreads();   // 1: the tiles are complete
+        __syncthreads();  // 1: the tiles are complete
         for (int k = 0; k < kTile; ++k) sum += As[ty][k] * Bs[k][tx];
-        __syncthreads();   // 2: everyone is done with them
+        __syncthreads();  // 2: everyone is done with them
     }
     if (row < M && col < N) C[row * N + col] = sum;
 }
 
 }  // namespace
 
-void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K,
-                                 cudaStream_t stream) {
+void matmul::step03_shared_tiles(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 block(kTile, kTile);
     const dim3 grid = grid_for(N, kTile, M, kTile);
     shared_tiles<<<grid, block, 0, stream>>>(A, B, C, M, N, K);

@@ -14,8 +14,8 @@
 // one element of each tile. A bigger block tile also cuts global traffic: a
 // phase loads (64 + 64) * 8 floats for 64 * 64 * 8 multiply-adds, 4 times
 // fewer bytes per FLOP than the 16 x 16 tiles of step 03.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -24,11 +24,11 @@ namespace {
 // From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
-constexpr int BM = 64;   // rows of C per block
-constexpr int BN = 64;   // columns of C per block
-constexpr int BK = 8;    // terms per phase
-constexpr int TM = 8;    // outputs per thread, down one column
-constexpr int kThreads = BM * BN / TM;   // 512
+constexpr int BM = 64;                  // rows of C per block
+constexpr int BN = 64;                  // columns of C per block
+constexpr int BK = 8;                   // terms per phase
+constexpr int TM = 8;                   // outputs per thread, down one column
+constexpr int kThreads = BM * BN / TM;  // 512
 
 static_assert(BM % TM == 0, "a thread's TM outputs must fit in the block tile's column");
 static_assert(kThreads == BM * BK, "each thread loads exactly one element of A's tile");
@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kThreads)
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
-            const float b = Bs[k][thread_col];   // one read, used TM times
+            const float b = Bs[k][thread_col];  // one read, used TM times
 #pragma unroll
             for (int i = 0; i < TM; ++i) acc[i] += As[thread_row * TM + i][k] * b;
         }
@@ -73,8 +73,7 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K,
-                                cudaStream_t stream) {
+void matmul::step04_1d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     blocked_1d<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();

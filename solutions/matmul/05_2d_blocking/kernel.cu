@@ -16,8 +16,8 @@
 // 512 threads fit on a multiprocessor (65536 registers) instead of 2048. That
 // is the trade: each thread carries more independent work instead of the GPU
 // running more threads.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -26,25 +26,26 @@ namespace {
 // From tracks/matmul/device.cuh.
 using matmul::load_or_zero;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
-constexpr int TM = 8;     // rows of C per thread
-constexpr int TN = 8;     // columns of C per thread
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int BM = 128;                          // rows of C per block
+constexpr int BN = 128;                          // columns of C per block
+constexpr int BK = 8;                            // terms per phase
+constexpr int TM = 8;                            // rows of C per thread
+constexpr int TN = 8;                            // columns of C per thread
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread, so that while one block waits at a
 // barrier for its tiles, the other computes.
 constexpr int kMinBlocks = 2;
-constexpr int kALoads = BM * BK / kThreads;       // elements of A's tile per thread: 4
-constexpr int kBLoads = BK * BN / kThreads;       // elements of B's tile per thread: 4
+constexpr int kALoads = BM * BK / kThreads;  // elements of A's tile per thread: 4
+constexpr int kBLoads = BK * BN / kThreads;  // elements of B's tile per thread: 4
 
 static_assert(BM % TM == 0 && BN % TN == 0, "the thread tiles must cover the block tile exactly");
 static_assert(BM * BK % kThreads == 0, "the threads must share A's tile evenly");
 static_assert(BK * BN % kThreads == 0, "the threads must share B's tile evenly");
 
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    blocked_2d(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+                                      blocked_2d(const float* __restrict__ A, const float* __restrict__ B,
+                                                 float* __restrict__ C, int M, int N, int K) {
     __shared__ float As[BM][BK];
     __shared__ float Bs[BK][BN];
     const int tid = threadIdx.x;
@@ -98,8 +99,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K,
-                                cudaStream_t stream) {
+void matmul::step05_2d_blocking(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     blocked_2d<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);
     CUDA_CHECK_LAUNCH();

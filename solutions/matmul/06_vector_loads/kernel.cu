@@ -22,8 +22,8 @@
 // kernel with kChecked = true, which loads and stores single floats with
 // bounds checks (zeros outside the matrices), as steps 03 to 05 did. The two
 // paths differ only in load4 and store4 (tracks/matmul/device.cuh).
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -33,12 +33,12 @@ namespace {
 using matmul::load4;
 using matmul::store4;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
-constexpr int TM = 8;     // rows of C per thread
-constexpr int TN = 8;     // columns of C per thread
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int BM = 128;                          // rows of C per block
+constexpr int BN = 128;                          // columns of C per block
+constexpr int BK = 8;                            // terms per phase
+constexpr int TM = 8;                            // rows of C per thread
+constexpr int TN = 8;                            // columns of C per thread
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
@@ -52,9 +52,9 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    vector_loads(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                 int K) {
-    __shared__ __align__(16) float As[BK][BM];   // transposed: As[k][m] = A[row0 + m][k0 + k]
+                                      vector_loads(const float* __restrict__ A, const float* __restrict__ B,
+                                                   float* __restrict__ C, int M, int N, int K) {
+    __shared__ __align__(16) float As[BK][BM];  // transposed: As[k][m] = A[row0 + m][k0 + k]
     __shared__ __align__(16) float Bs[BK][BN];
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -65,10 +65,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     for (int k0 = 0; k0 < K; k0 += BK) {
 #pragma unroll
         for (int l = 0; l < kAVectors; ++l) {
-            const int v = tid + l * kThreads;   // float4 number v of the tile, row-major
+            const int v = tid + l * kThreads;  // float4 number v of the tile, row-major
             const int m = v / (BK / 4), k = v % (BK / 4) * 4;
             const float4 a = load4<kChecked>(A, row0 + m, k0 + k, M, K);
-            As[k + 0][m] = a.x;   // a row of A goes down a column of As
+            As[k + 0][m] = a.x;  // a row of A goes down a column of As
             As[k + 1][m] = a.y;
             As[k + 2][m] = a.z;
             As[k + 3][m] = a.w;
@@ -109,8 +109,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K,
-                                 cudaStream_t stream) {
+void matmul::step06_vector_loads(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         vector_loads<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

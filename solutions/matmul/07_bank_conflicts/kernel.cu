@@ -27,8 +27,8 @@
 //
 // The arithmetic is unchanged: every thread still computes 64 outputs from
 // 8 values of A and 8 of B per k; only which 64, and where As's rows start.
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -36,16 +36,16 @@ namespace {
 
 // From tracks/matmul/device.cuh.
 using matmul::load4;
-using matmul::store4;
 using matmul::spread;
+using matmul::store4;
 
-constexpr int BM = 128;   // rows of C per block
-constexpr int BN = 128;   // columns of C per block
-constexpr int BK = 8;     // terms per phase
-constexpr int TM = 8;     // rows of C per thread: two groups of 4, BM / 2 apart
-constexpr int TN = 8;     // columns of C per thread: two groups of 4, BN / 2 apart
-constexpr int kPad = 4;   // floats of padding after each row of As
-constexpr int kThreads = (BM / TM) * (BN / TN);   // 256
+constexpr int BM = 128;                          // rows of C per block
+constexpr int BN = 128;                          // columns of C per block
+constexpr int BK = 8;                            // terms per phase
+constexpr int TM = 8;                            // rows of C per thread: two groups of 4, BM / 2 apart
+constexpr int TN = 8;                            // columns of C per thread: two groups of 4, BN / 2 apart
+constexpr int kPad = 4;                          // floats of padding after each row of As
+constexpr int kThreads = (BM / TM) * (BN / TN);  // 256
 // Two blocks per multiprocessor: __launch_bounds__ then caps the registers at
 // 65536 / (2 * 256) = 128 per thread.
 constexpr int kMinBlocks = 2;
@@ -61,9 +61,9 @@ static_assert(BK * BN % (4 * kThreads) == 0, "the threads must share B's tile ev
 
 template <bool kChecked>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    conflict_free(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
-                  int K) {
-    __shared__ __align__(16) float As[BK][BM + kPad];   // transposed and padded
+                                      conflict_free(const float* __restrict__ A, const float* __restrict__ B,
+                                                    float* __restrict__ C, int M, int N, int K) {
+    __shared__ __align__(16) float As[BK][BM + kPad];  // transposed and padded
     __shared__ __align__(16) float Bs[BK][BN];
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -117,8 +117,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
 }  // namespace
 
-void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K,
-                                   cudaStream_t stream) {
+void matmul::step07_bank_conflicts(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = grid_for(N, BN, M, BM);
     if (fits_fast_path(A, B, C, M, N, K, BM, BN, BK))
         conflict_free<false><<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K);

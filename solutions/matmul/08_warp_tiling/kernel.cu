@@ -27,8 +27,8 @@
 // As in steps 06 and 07, shapes that are multiples of the block tile, with
 // 16-byte aligned matrices, take the float4 fast path; any other shape runs
 // the checked path (single floats, zeros outside the matrices).
-#include "tracks/matmul/kernels.h"
 #include "tracks/matmul/device.cuh"
+#include "tracks/matmul/kernels.h"
 
 #include "course/check.h"
 
@@ -36,8 +36,8 @@ namespace {
 
 // From tracks/matmul/device.cuh.
 using matmul::load4;
-using matmul::store4;
 using matmul::spread;
+using matmul::store4;
 
 // A block tile of BM x BN outputs in phases of BK terms, split into warp tiles
 // of WM x WN; each lane computes 8 x 8 outputs (two groups of 4 rows, WM / 2
@@ -47,13 +47,13 @@ struct Tiles {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
     static constexpr bool kDoubleBuffer = kDoubleBuffer_;
     static constexpr int kStages = kDoubleBuffer ? 2 : 1;
-    static constexpr int kPad = 4;                        // floats after each row of As (step 07)
+    static constexpr int kPad = 4;  // floats after each row of As (step 07)
     static constexpr int kWarps = (BM / WM) * (BN / WN);
     static constexpr int kThreads = 32 * kWarps;
-    static constexpr int kLaneCols = WN / 8;              // a warp's lanes as a grid over its tile
+    static constexpr int kLaneCols = WN / 8;  // a warp's lanes as a grid over its tile
     static constexpr int kLaneRows = WM / 8;
-    static constexpr int kAVectors = BM * BK / 4 / kThreads;   // float4s of A's tile per thread
-    static constexpr int kBVectors = BK * BN / 4 / kThreads;   // float4s of B's tile per thread
+    static constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A's tile per thread
+    static constexpr int kBVectors = BK * BN / 4 / kThreads;  // float4s of B's tile per thread
     // Enough resident blocks for 512 threads per multiprocessor (two of 256):
     // __launch_bounds__ then caps registers at 65536 / 512 = 128 per thread,
     // which the 64 accumulators and the prefetched tiles fit in.
@@ -72,8 +72,9 @@ using DefaultTiles = Tiles<128, 128, 16, 32, 64, true>;
 
 template <typename T, bool kChecked>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
-    warp_tiled(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
-    __shared__ __align__(16) float As[T::kStages][T::BK][T::BM + T::kPad];   // transposed, padded
+                                      warp_tiled(const float* __restrict__ A, const float* __restrict__ B,
+                                                 float* __restrict__ C, int M, int N, int K) {
+    __shared__ __align__(16) float As[T::kStages][T::BK][T::BM + T::kPad];  // transposed, padded
     __shared__ __align__(16) float Bs[T::kStages][T::BK][T::BN];
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * T::BM, col0 = blockIdx.x * T::BN;
@@ -145,19 +146,19 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     for (int k0 = 0; k0 < K; k0 += T::BK) {
         const bool more = k0 + T::BK < K;
         if constexpr (T::kDoubleBuffer) {
-            if (more) fetch(k0 + T::BK);   // issued now, waited for only in stash()
+            if (more) fetch(k0 + T::BK);  // issued now, waited for only in stash()
             compute(stage);
-            if (more) stash(stage ^ 1);    // the other stage: its last reads were before the last barrier
+            if (more) stash(stage ^ 1);  // the other stage: its last reads were before the last barrier
             __syncthreads();
             stage ^= 1;
         } else {
             compute(0);
-            __syncthreads();               // everyone is done reading the tile
+            __syncthreads();  // everyone is done reading the tile
             if (more) {
                 fetch(k0 + T::BK);
                 stash(0);
             }
-            __syncthreads();               // the next tile is complete
+            __syncthreads();  // the next tile is complete
         }
     }
 

@@ -27,9 +27,9 @@ __device__ long long last_warp_sum(long long* sum, unsigned int tid) {
     long long v = sum[tid] + sum[tid + 32];
 #pragma unroll
     for (unsigned int offset = 16; offset > 0; offset >>= 1) {
-        __syncwarp();            // every lane has read what it needed from the last round...
+        __syncwarp();  // every lane has read what it needed from the last round...
         sum[tid] = v;
-        __syncwarp();            // ...and every lane's new value is in place before anyone reads it
+        __syncwarp();  // ...and every lane's new value is in place before anyone reads it
         v += sum[tid + offset];
     }
     return v;

@@ -28,7 +28,7 @@ namespace {
 constexpr unsigned int kThreads = 256;
 constexpr unsigned int kWarpSize = 32;
 constexpr unsigned int kFullWarp = 0xffffffffu;
-constexpr unsigned int kLoadsInFlight = 4;   // independent int4 loads per thread per trip
+constexpr unsigned int kLoadsInFlight = 4;  // independent int4 loads per thread per trip
 
 __device__ long long warp_sum(long long v) {
 #pragma unroll
@@ -72,9 +72,9 @@ __global__ void reduce_single_pass(const int* __restrict__ in, std::size_t n, lo
     for (; i + (kLoadsInFlight - 1) * threads < vectors; i += kLoadsInFlight * threads) {
         int4 x[kLoadsInFlight];
 #pragma unroll
-        for (unsigned int k = 0; k < kLoadsInFlight; ++k) x[k] = body[i + k * threads];   // all loads first...
+        for (unsigned int k = 0; k < kLoadsInFlight; ++k) x[k] = body[i + k * threads];  // all loads first...
 #pragma unroll
-        for (unsigned int k = 0; k < kLoadsInFlight; ++k) v += lanes(x[k]);               // ...then the adds
+        for (unsigned int k = 0; k < kLoadsInFlight; ++k) v += lanes(x[k]);  // ...then the adds
     }
     for (; i < vectors; i += threads) v += lanes(body[i]);
     if (tail + thread < n) v += in[tail + thread];
@@ -99,7 +99,7 @@ __global__ void reduce_single_pass(const int* __restrict__ in, std::size_t n, lo
     total = block_sum<kBlockSize>(total, warp_totals);
     if (threadIdx.x == 0) {
         *sum = total;
-        *blocks_done = 0;   // ready for the next launch (see Launcher in reduction.h)
+        *blocks_done = 0;  // ready for the next launch (see Launcher in reduction.h)
     }
 }
 
