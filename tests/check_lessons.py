@@ -42,6 +42,10 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
          says so ("done for you: ...").
     Every starter must also hold a TODO(step NN) marker, and no marker of another step.
 
+And for the build: the track table (lessons/meson.build) and each track's list of steps
+(lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
+with its solution and its grading test.
+
 Prints one line per lesson, "<track> <folder>: ...", FAIL lines with file:line and the reason,
 and last "N passed, M failed" (one per lesson). Exit status 1 when anything failed.
 Python 3 standard library only.
@@ -272,6 +276,33 @@ def drift(starter_path, reference_path, reference_text, number, renamed):
 
 # ---------------------------------------------------------------- the lessons
 
+def check_lists(track_steps):
+    """The build's lists against the folders: the track table (lessons/meson.build) names every
+    track that has lessons, and each track's list of steps (lessons/<track>/meson.build) names
+    exactly its lesson folders, in order, each with a solution and a grading test."""
+    problems = []
+    table = read("lessons/meson.build")
+    tabled = re.findall(r"\{'name':\s*'(\w+)'", table)
+    for track in track_steps:
+        if track not in tabled:
+            problems.append("lessons/meson.build: track %s has lessons but no entry in the track table" % track)
+    for track in tabled:
+        listing = "lessons/%s/meson.build" % track
+        if not os.path.exists(os.path.join(ROOT, listing)):
+            problems.append("%s: missing: the track table names %s, which has no list of steps" % (listing, track))
+            continue
+        listed = re.findall(r"^\s*\['(\d\d_\w+)'", read(listing), re.M)
+        folders = track_steps.get(track, [])
+        if listed != folders:
+            problems.append("%s: lists %s, but the folders of lessons/%s are %s" % (
+                listing, ", ".join(listed) or "no step", track, ", ".join(folders) or "none"))
+        for folder in listed:
+            for path in ("solutions/%s/%s/kernel.cu" % (track, folder), "tests/%s/test_%s.cpp" % (track, folder)):
+                if not os.path.exists(os.path.join(ROOT, path)):
+                    problems.append("%s: step %s has no %s" % (listing, folder, path))
+    return problems
+
+
 def main():
     passed, failed, lines = 0, 0, []
     tracks = sorted(t for t in os.listdir(os.path.join(ROOT, "lessons"))
@@ -421,8 +452,13 @@ def main():
         if rx_track not in track_steps:
             track_problems.append("%s:%d: regex %s profiles track %s, which has no lessons" % (
                 gpu_path, line, pattern, rx_track))
+    list_problems = check_lists(track_steps)
+    track_problems += list_problems
     for p in track_problems:
         print("FAIL " + p)
+    if not list_problems:
+        print("lessons/meson.build and each track's list of steps: %d tracks, %d steps, each with its lesson, "
+              "solution and test" % (len(track_steps), sum(len(f) for f in track_steps.values())))
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes("lessons/%s/README.md" % t)) for t in track_steps
