@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,11 +86,14 @@ double fraction_of_reference(const Ladder& ladder, std::size_t graded_row);
 // The race of the tracks whose ladders take a list of steps and return
 // ladders (basics, reduction, matmul): runs `steps` (the previous solution if
 // any, the reference, the graded kernel) at `size` (as for --size), requires
-// every check to pass, and measures the graded kernel's time.
+// every check to pass, and measures the graded kernel's time. `extra` holds
+// the track's own options (--taps ...), as the command line would.
 template <typename Step, typename RunLadder>
-SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, const std::string& size) {
+SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, const std::string& size,
+                        const std::map<std::string, std::string>& extra = {}) {
     Options options;
     options.size = size;
+    options.extra = extra;
     auto ladders = run_ladder(steps, TrackRun{options, harness(), steps.back().number});
     Ladder& ladder = ladders.at(0);
     const std::size_t graded = steps.size() - 1;
@@ -106,14 +110,14 @@ SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, co
 // titles are replaced by the race's.
 template <typename Step, typename RunLadder>
 void check_speed_rule(const std::string& lesson, RunLadder run_ladder, std::vector<Step> steps, const std::string& size,
-                      const std::string& advice) {
+                      const std::string& advice, const std::map<std::string, std::string>& extra = {}) {
     REQUIRE_MESSAGE((steps.size() == 2 || steps.size() == 3), "a race is [previous,] reference, graded");
     std::vector<std::string> titles;
     for (std::size_t i = 0; i < steps.size(); ++i)
         titles.push_back(i + 1 == steps.size() ? graded_title(steps[i].number) : solution_title(steps[i].number));
     for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
     check_speed_rule(
-        lesson, [&] { return race_steps(run_ladder, steps, size); }, advice);
+        lesson, [&] { return race_steps(run_ladder, steps, size, extra); }, advice);
 }
 
 }  // namespace course::testing

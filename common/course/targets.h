@@ -9,6 +9,7 @@
 #include "course/runner.h"
 #include "course/track.h"
 
+#include <map>
 #include <string>
 
 namespace course {
@@ -17,9 +18,10 @@ class Targets {
 public:
     explicit Targets(Harness& harness) : harness_(harness) {}
 
-    // Runs `track` at `size` (its own options at their defaults), prints the
-    // table, and reports a missed target if any check fails.
-    Ladder ladder(const Track& track, const char* size);
+    // Runs `track` at `size` (its own options at their defaults, but for
+    // `options`), prints the table, and reports a missed target if any check
+    // fails.
+    Ladder ladder(const Track& track, const char* size, const std::map<std::string, std::string>& options = {});
 
     // One target line: `what`, the measured `value` and the `minimum` it needs.
     void report(const std::string& what, double value, double minimum, const std::string& unit);

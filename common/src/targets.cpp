@@ -7,10 +7,11 @@
 
 namespace course {
 
-Ladder Targets::ladder(const Track& track, const char* size) {
+Ladder Targets::ladder(const Track& track, const char* size, const std::map<std::string, std::string>& chosen) {
     Options options;
     options.size = size;
     for (const auto& spec : track.options) options.extra[spec.name] = spec.default_value;
+    for (const auto& [name, value] : chosen) options.extra[name] = value;
     auto ladders = track.run(TrackRun{options, harness_, 0});
     std::cout << format_table({harness_.device, ladders});
     if (!ladders.at(0).all_ok()) report(track.name + " at " + size + ": every check passes", 0, 1, "");

@@ -11,6 +11,8 @@
 #include <cstring>
 
 #ifdef COURSE_HAVE_NPP
+#include "course/npp_context.h"
+
 #include <nppi_filtering_functions.h>
 #endif
 
@@ -416,21 +418,7 @@ public:
         std::reverse(reversed.begin(), reversed.end());
         kernel_.upload(reversed);
 
-        int device = 0;
-        cudaDeviceProp prop{};
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-        unsigned int flags = 0;
-        CUDA_CHECK(cudaStreamGetFlags(stream, &flags));
-        context_.hStream = stream;
-        context_.nCudaDeviceId = device;
-        context_.nMultiProcessorCount = prop.multiProcessorCount;
-        context_.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-        context_.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-        context_.nSharedMemPerBlock = prop.sharedMemPerBlock;
-        context_.nCudaDevAttrComputeCapabilityMajor = prop.major;
-        context_.nCudaDevAttrComputeCapabilityMinor = prop.minor;
-        context_.nStreamFlags = flags;
+        context_ = course::npp_stream_context(stream);
     }
 
     course::KernelRun run() {

@@ -1,0 +1,359 @@
+#include "tracks/separable/track.h"
+
+#include "course/check.h"
+#include "course/options.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+#ifdef COURSE_HAVE_NPP
+#include "course/npp_context.h"
+
+#include <nppi_filtering_functions.h>
+#endif
+
+namespace separable {
+
+// --- The filter, the reference, the tolerance ---------------------------------------------
+
+void require_taps(int taps, const std::string& what) {
+    if (taps < 1 || taps > kMaxTaps || taps % 2 == 0)
+        throw course::UsageError(what + ": " + std::to_string(taps) +
+                                 " taps; the filter needs an odd length from 1 to " + std::to_string(kMaxTaps));
+}
+
+std::vector<float> triangle_filter(int taps) {
+    require_taps(taps, "--taps");
+    const int r = taps / 2;
+    std::vector<float> weights(taps);
+    const double sum = static_cast<double>(r + 1) * (r + 1);
+    for (int k = 0; k < taps; ++k) weights[k] = static_cast<float>((r + 1 - std::abs(k - r)) / sum);
+    return weights;
+}
+
+namespace {
+
+// Runs body(first, last) over row ranges on every CPU core.
+template <typename Body>
+void over_rows(int height, Body body) {
+    const int workers = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), height));
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) {
+        const int first = static_cast<int>(static_cast<long long>(height) * w / workers);
+        const int last = static_cast<int>(static_cast<long long>(height) * (w + 1) / workers);
+        threads.emplace_back([=]() { body(first, last); });
+    }
+    for (auto& thread : threads) thread.join();
+}
+
+}  // namespace
+
+std::vector<float> reference(const std::vector<float>& image, int width, int height,
+                             const std::vector<float>& weights) {
+    const int taps = static_cast<int>(weights.size()), r = taps / 2;
+    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    if (image.size() != n) throw course::Error("separable: the image has the wrong number of pixels");
+    std::vector<double> rows(n);
+    over_rows(height, [&](int first, int last) {
+        for (int y = first; y < last; ++y)
+            for (int x = 0; x < width; ++x) {
+                double sum = 0;
+                for (int k = 0; k < taps; ++k)
+                    sum += static_cast<double>(weights[k]) *
+                           image[static_cast<std::size_t>(y) * width + clamp_index(x + k - r, width)];
+                rows[static_cast<std::size_t>(y) * width + x] = sum;
+            }
+    });
+    std::vector<float> out(n);
+    over_rows(height, [&](int first, int last) {
+        for (int y = first; y < last; ++y)
+            for (int x = 0; x < width; ++x) {
+                double sum = 0;
+                for (int k = 0; k < taps; ++k)
+                    sum += static_cast<double>(weights[k]) *
+                           rows[static_cast<std::size_t>(clamp_index(y + k - r, height)) * width + x];
+                out[static_cast<std::size_t>(y) * width + x] = static_cast<float>(sum);
+            }
+    });
+    return out;
+}
+
+course::Tolerance tolerance(const std::vector<float>& weights, const std::vector<float>& image) {
+    double s = 0, m = 0;
+    for (const float w : weights) s += std::fabs(static_cast<double>(w));
+    for (const float v : image) m = std::max(m, std::fabs(static_cast<double>(v)));
+    return course::Tolerance{0.0, 4.0 * static_cast<double>(weights.size()) * std::ldexp(1.0, -24) * s * s * m};
+}
+
+std::vector<float> to_floats(const course::Image& image) {
+    std::vector<float> pixels(image.pixels.size());
+    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = image.pixels[i] / 255.0f;
+    return pixels;
+}
+
+course::Image to_image(const std::vector<float>& pixels, int width, int height) {
+    course::Image image;
+    image.width = width;
+    image.height = height;
+    image.channels = 1;
+    image.pixels.resize(pixels.size());
+    for (std::size_t i = 0; i < pixels.size(); ++i) {
+        const float v = std::isfinite(pixels[i]) ? pixels[i] : 0.0f;
+        image.pixels[i] = static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f));
+    }
+    return image;
+}
+
+dim3 grid_for(const Params& params, int tile_width, int tile_height) {
+    const int blocks_y = ceil_div(params.height, tile_height);
+    if (blocks_y > 65535)
+        throw course::Error("separable: the image is too tall for a grid of blocks " + std::to_string(tile_height) +
+                            " rows high");
+    return dim3(static_cast<unsigned>(ceil_div(params.width, tile_width)), static_cast<unsigned>(blocks_y));
+}
+
+// --- The problem ------------------------------------------------------------------------------
+
+Problem::Problem(std::vector<float> image, int width, int height, std::vector<float> weights)
+    : width_(width), height_(height), weights_(std::move(weights)), in_(image.size()), out_(image.size()),
+      tmp_(image.size()), device_weights_(weights_.size()) {
+    if (width < 1 || height < 1) throw course::Error("separable: the image must be at least 1x1");
+    require_taps(static_cast<int>(weights_.size()), "separable: the filter");
+    expected_ = reference(image, width, height, weights_);
+    tolerance_ = tolerance(weights_, image);
+    in_.upload(image);
+    input_ = std::move(image);
+    device_weights_.upload(weights_);
+}
+
+Params Problem::params() {
+    Params params;
+    params.in = in_.data();
+    params.out = out_.data();
+    params.tmp = tmp_.data();
+    params.width = width_;
+    params.height = height_;
+    params.weights = device_weights_.data();
+    params.taps = taps();
+    return params;
+}
+
+course::KernelRun Problem::run(Launcher launch) {
+    return course::KernelRun{
+        [this, launch](cudaStream_t stream) { launch(params(), stream); },
+        [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
+        [this]() { return check(); },
+    };
+}
+
+course::CheckResult Problem::check() const {
+    const std::vector<float> got = out_.download();
+    course::CheckResult result = course::compare_close(got.data(), expected_.data(), got.size(), tolerance_);
+    if (!result.ok) {
+        const std::size_t x = result.first_bad % width_, y = result.first_bad / width_;
+        result.first_detail = "pixel (" + std::to_string(x) + ", " + std::to_string(y) + "): " + result.first_detail;
+    }
+    return result;
+}
+
+course::Image Problem::output() const { return to_image(out_.download(), width_, height_); }
+
+// --- Settings -----------------------------------------------------------------------------------
+
+std::vector<course::OptionSpec> track_options() {
+    return {{"taps", "N",
+             "filter length, odd, 1 to 63: the triangle 1 2 .. r+1 .. 2 1, normalised (7 gives 1 2 3 4 3 2 1)", "7"}};
+}
+
+Settings settings_from(const course::Options& options) {
+    Settings settings;
+    if (!options.input_image.empty() && !options.size.empty())
+        throw course::UsageError("--size and --input: give one of them (the image's size is the file's)");
+    if (!options.size.empty()) {
+        const auto dims = course::parse_dims(options.size, 2, "--size");
+        if (dims[0] > static_cast<std::uint64_t>(kMaxSide) || dims[1] > static_cast<std::uint64_t>(kMaxSide))
+            throw course::UsageError("--size: \"" + options.size + "\" is too large; each side can be at most " +
+                                     std::to_string(kMaxSide));
+        settings.width = static_cast<int>(dims[0]);
+        settings.height = static_cast<int>(dims[1]);
+    }
+    settings.input = options.input_image;
+    const std::string& taps = options.option("taps");
+    const std::uint64_t count = course::parse_count(taps, "--taps");
+    if (count > static_cast<std::uint64_t>(kMaxTaps)) require_taps(kMaxTaps + 1, "--taps");
+    settings.taps = static_cast<int>(count);
+    require_taps(settings.taps, "--taps");
+
+    const std::string& output = options.output_image;
+    if (!output.empty()) {
+        const auto dot = output.find_last_of('.');
+        std::string ext = dot == std::string::npos ? "" : output.substr(dot + 1);
+        for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (ext != "png" && ext != "pgm")
+            throw course::UsageError("--output: \"" + output + "\" should end in .png or .pgm");
+    }
+    return settings;
+}
+
+// --- The references: the copy and NPP ----------------------------------------------------------
+
+namespace {
+
+// The image copied device to device: one read and one write of it, the least
+// any filter step moves, so its time is the bandwidth ceiling.
+course::KernelRun copy_run(Problem& problem) {
+    return course::KernelRun{
+        [&problem](cudaStream_t stream) {
+            CUDA_CHECK(cudaMemcpyAsync(problem.out(), problem.in(), problem.pixels() * sizeof(float),
+                                       cudaMemcpyDeviceToDevice, stream));
+        },
+        [&problem](std::uint8_t pattern, cudaStream_t stream) { problem.poison(pattern, stream); },
+        [&problem]() {
+            const std::vector<float> got = problem.download_output();
+            return course::compare_close(got.data(), problem.input().data(), got.size(), course::Tolerance{});
+        },
+    };
+}
+
+#ifdef COURSE_HAVE_NPP
+// NPP's 1-D filters with border control, row pass into tmp then column pass
+// into out. NPP_BORDER_REPLICATE repeats the edge pixel, as the track's
+// clamp does, so NPP computes the whole image the track's way. NPP's 1-D
+// filters convolve (the kernel runs backwards over the pixels), so they get
+// the weights reversed, with the anchor at the centre. The weights are
+// device memory, as the _Ctx forms want.
+class NppRung {
+public:
+    NppRung(Problem& problem, cudaStream_t stream) : problem_(problem), reversed_(problem.weights().size()) {
+        std::vector<float> reversed(problem.weights().rbegin(), problem.weights().rend());
+        reversed_.upload(reversed);
+        context_ = course::npp_stream_context(stream);
+    }
+
+    course::KernelRun run() {
+        return course::KernelRun{
+            [this](cudaStream_t) { launch(); },
+            [this](std::uint8_t pattern, cudaStream_t stream) { problem_.poison(pattern, stream); },
+            [this]() { return problem_.check(); },
+        };
+    }
+
+private:
+    void launch() {
+        const NppiSize size{problem_.width(), problem_.height()};
+        const int step = problem_.width() * static_cast<int>(sizeof(float));
+        const int taps = problem_.taps(), anchor = taps / 2;
+        NppStatus status =
+            nppiFilterRowBorder_32f_C1R_Ctx(problem_.in(), step, size, NppiPoint{0, 0}, problem_.tmp(), step, size,
+                                            reversed_.data(), taps, anchor, NPP_BORDER_REPLICATE, context_);
+        if (status != NPP_SUCCESS)
+            throw course::Error("nppiFilterRowBorder_32f_C1R_Ctx failed: NppStatus " +
+                                std::to_string(static_cast<int>(status)));
+        status =
+            nppiFilterColumnBorder_32f_C1R_Ctx(problem_.tmp(), step, size, NppiPoint{0, 0}, problem_.out(), step, size,
+                                               reversed_.data(), taps, anchor, NPP_BORDER_REPLICATE, context_);
+        if (status != NPP_SUCCESS)
+            throw course::Error("nppiFilterColumnBorder_32f_C1R_Ctx failed: NppStatus " +
+                                std::to_string(static_cast<int>(status)));
+    }
+
+    Problem& problem_;
+    course::DeviceBuffer<float> reversed_;
+    NppStreamContext context_{};
+};
+#endif  // COURSE_HAVE_NPP
+
+std::string percent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+    return text;
+}
+
+}  // namespace
+
+bool have_npp() {
+#ifdef COURSE_HAVE_NPP
+    return true;
+#else
+    return false;
+#endif
+}
+
+// --- The ladder -----------------------------------------------------------------------------------
+
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
+    const Settings settings = settings_from(run.options);
+    const course::Image image = settings.input.empty()
+                                    ? course::synthetic_image(settings.width, settings.height, 1, run.options.seed)
+                                    : course::load_image(settings.input, 1);
+    if (image.width > kMaxSide || image.height > kMaxSide)
+        throw course::UsageError("--input: \"" + settings.input + "\" is " + std::to_string(image.width) + "x" +
+                                 std::to_string(image.height) + "; each side can be at most " +
+                                 std::to_string(kMaxSide));
+    const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
+    course::require_device_memory(3 * pixels * sizeof(float) + 4096,
+                                  std::to_string(image.width) + "x" + std::to_string(image.height) + " float image");
+    course::Harness& harness = run.harness;
+
+    Problem problem(to_floats(image), image.width, image.height, triangle_filter(settings.taps));
+    course::Ladder ladder;
+    ladder.track = "separable";
+    ladder.problem = std::to_string(settings.taps) + "-tap row and column passes on " + std::to_string(image.width) +
+                     "x" + std::to_string(image.height) + " float pixels (" +
+                     (settings.input.empty() ? std::string("synthetic image") : settings.input) + "); " +
+                     course::format_bytes(problem.bytes_moved()) +
+                     " moved per run (each pixel read once, written once)";
+    ladder.unit = course::Unit::bandwidth;
+    ladder.peak = harness.device.peak_dram_gbps;
+    ladder.library_name = "NPP";
+    ladder.extra_columns = {"% of copy"};
+
+    for (const Step& step : steps) {
+        course::Rung rung = course::measure(
+            harness, course::step_rung(step.number, step.title, run.student_step, problem.bytes_moved()),
+            problem.run(step.launch));
+        rung.extra_values = {""};
+        ladder.rungs.push_back(rung);
+        if (&step == &steps.back() && !run.options.output_image.empty())
+            course::save_image(run.options.output_image, problem.output());
+    }
+    if (steps.empty()) return {ladder};
+
+    {
+        course::Rung rung;
+        rung.label = "copy";
+        rung.title = "device-to-device copy of the same image";
+        rung.work = problem.bytes_moved();
+        rung = course::measure(harness, rung, copy_run(problem));
+        rung.extra_values = {""};
+        ladder.rungs.push_back(rung);
+    }
+    const course::Rung copy = ladder.rungs.back();
+
+#ifdef COURSE_HAVE_NPP
+    {
+        NppRung npp(problem, harness.stream.get());
+        course::Rung rung =
+            course::reference_rung("NPP nppiFilterRowBorder + nppiFilterColumnBorder_32f_C1R", problem.bytes_moved());
+        try {
+            rung = course::measure(harness, rung, npp.run());
+        } catch (const course::Error& error) {
+            rung.check = course::failed_check(error.what());
+        }
+        rung.extra_values = {""};
+        ladder.rungs.push_back(rung);
+    }
+#else
+    ladder.notes.push_back("no NPP rung: this build did not find NPP (the CUDA toolkit's nppif and nppc libraries); "
+                           "install them and run meson setup --reconfigure to compare with NPP's row and column "
+                           "filters");
+#endif
+    for (course::Rung& rung : ladder.rungs)
+        if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
+            rung.extra_values[0] = percent(copy.time.median_ms / rung.time.median_ms);
+    return {ladder};
+}
+
+}  // namespace separable

@@ -1,0 +1,85 @@
+// Separable, step 05: the tile copies through the read-only data cache.
+//
+// __ldg(p) loads through the read-only (texture) data path, which the
+// unified L1/texture cache keeps, whoever else might write the line. On
+// Kepler and on many Maxwell and Pascal GPUs, ordinary global loads were
+// cached in the L2 only, so __ldg was the way to put a kernel's repeated
+// loads in the L1: the blog post's GTX 1060 (Pascal) saw its cache hit rate
+// rise from about 51% to 84-96% with __ldg on its naive kernels.
+//
+// Since Volta the L1 caches ordinary global loads too, and loads through a
+// `const __restrict__` pointer are compiled to the read-only form anyway
+// (LDG.E.CONSTANT in the SASS) where the compiler can prove the data is not
+// written in the kernel. So this step changes one word per copy and
+// measures what is left of the post's gain: write the loads explicitly, look
+// at the SASS and the L1 hit rate, and see whether anything moves. The tile
+// copies are the only global loads left after step 04.
+#include "tracks/separable/kernels.h"
+
+#include "course/check.h"
+
+#include <cstddef>
+
+namespace {
+
+constexpr int kBlock = 16;  // threads per block in x and in y: a 16 x 16 tile of outputs
+
+__constant__ float filter_weights[separable::kMaxTaps];
+
+// The row tile's stride in words: at least `words`, and 16 banks past a
+// multiple of 32, so the two half-warps of a 16-wide block read disjoint banks.
+__host__ __device__ constexpr int padded_stride(int words) { return words + ((kBlock - words) % 32 + 32) % 32; }
+static_assert(padded_stride(22) == 48 && padded_stride(16) == 16 && padded_stride(78) == 80,
+              "padded_stride must round up to 16 mod 32");
+
+__global__ void row_pass_read_only(const float* __restrict__ in, float* __restrict__ tmp, int width, int height,
+                                   int taps) {
+    extern __shared__ float tile[];  // kBlock rows of kBlock + 2r pixels, `stride` words apart
+    const int r = taps / 2, tile_width = kBlock + 2 * r, stride = padded_stride(tile_width);
+    const int x0 = blockIdx.x * kBlock, y = blockIdx.y * kBlock + threadIdx.y;
+    // A row past the bottom edge copies the last row: its sums are never stored.
+    const float* row = in + static_cast<std::size_t>(separable::clamp_index(y, height)) * width;
+    float* tile_row = tile + threadIdx.y * stride;
+    for (int i = threadIdx.x; i < tile_width; i += kBlock)
+        tile_row[i] = __ldg(&row[separable::clamp_index(x0 - r + i, width)]);
+    __syncthreads();
+
+    const int x = x0 + threadIdx.x;
+    if (x >= width || y >= height) return;
+    float sum = 0.0f;
+    for (int k = 0; k < taps; ++k) sum += filter_weights[k] * tile_row[threadIdx.x + k];
+    tmp[static_cast<std::size_t>(y) * width + x] = sum;
+}
+
+__global__ void column_pass_read_only(const float* __restrict__ tmp, float* __restrict__ out, int width, int height,
+                                      int taps) {
+    extern __shared__ float tile[];  // kBlock + 2r rows of kBlock pixels
+    const int r = taps / 2, tile_height = kBlock + 2 * r;
+    const int x = blockIdx.x * kBlock + threadIdx.x, y0 = blockIdx.y * kBlock;
+    const int column = separable::clamp_index(x, width);
+    for (int j = threadIdx.y; j < tile_height; j += kBlock)
+        tile[j * kBlock + threadIdx.x] =
+            __ldg(&tmp[static_cast<std::size_t>(separable::clamp_index(y0 - r + j, height)) * width + column]);
+    __syncthreads();
+
+    const int y = y0 + threadIdx.y;
+    if (x >= width || y >= height) return;
+    float sum = 0.0f;
+    for (int k = 0; k < taps; ++k) sum += filter_weights[k] * tile[(threadIdx.y + k) * kBlock + threadIdx.x];
+    out[static_cast<std::size_t>(y) * width + x] = sum;
+}
+
+}  // namespace
+
+void separable::step05_read_only_loads(const Params& p, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(filter_weights, p.weights, p.taps * sizeof(float), 0, cudaMemcpyDeviceToDevice,
+                                       stream));
+    const dim3 block(kBlock, kBlock), grid = grid_for(p, kBlock, kBlock);
+    const int tile_width = kBlock + 2 * p.radius();
+    const std::size_t row_tile_bytes = sizeof(float) * kBlock * padded_stride(tile_width);  // at most 5120 bytes
+    const std::size_t column_tile_bytes = sizeof(float) * kBlock * tile_width;
+    row_pass_read_only<<<grid, block, row_tile_bytes, stream>>>(p.in, p.tmp, p.width, p.height, p.taps);
+    CUDA_CHECK_LAUNCH();
+    column_pass_read_only<<<grid, block, column_tile_bytes, stream>>>(p.tmp, p.out, p.width, p.height, p.taps);
+    CUDA_CHECK_LAUNCH();
+}

@@ -1,0 +1,29 @@
+// Grading test of separable step 02 (the filter in __constant__ memory). Built twice: against
+// lessons/separable/02_constant_filter/kernel.cu (suite "grade") and against the
+// reference solution (suite "solutions").
+#include "separable/helpers.h"
+
+using namespace separable::testing;
+
+COURSE_SOLUTION_LAUNCHER(separable, step02_constant_filter)
+
+TEST_CASE("step 02 filters every grading shape with every grading filter length") {
+    check_every_shape(separable::step02_constant_filter);
+}
+
+TEST_CASE("step 02 copies the filter into constant memory, then launches its two kernels") {
+    const auto record = launches_for(separable::step02_constant_filter, 2048, 2048, 7);
+    CHECK(record.kernels.size() == 2);
+    CHECK_MESSAGE(record.other_operations >= 1, "no copy before the kernels: the filter must be copied into the "
+                                                "__constant__ array on the stream (cudaMemcpyToSymbolAsync)");
+}
+
+TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
+    if (!course::testing::timing_is_meaningful()) return;
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/separable/02_constant_filter/README.md.
+    check_speed(2, separable::step01_naive, separable::solution::step02_constant_filter,
+                separable::step02_constant_filter,
+                "the weights read from the __constant__ array (filter_weights[k]), not from params.weights; the "
+                "README's Nsight Compute command counts the global load instructions");
+}
