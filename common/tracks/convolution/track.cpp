@@ -1,11 +1,11 @@
 #include "tracks/convolution/track.h"
 
 #include "course/check.h"
+#include "course/image_options.h"
 #include "course/options.h"
 #include "course/random.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -323,17 +323,10 @@ std::vector<course::OptionSpec> track_options() {
 
 Settings settings_from(const course::Options& options) {
     Settings settings;
-    if (!options.input_image.empty() && !options.size.empty())
-        throw course::UsageError("--size and --input: give one of them (the image's size is the file's)");
-    if (!options.size.empty()) {
-        const auto dims = course::parse_dims(options.size, 2, "--size");
-        if (dims[0] > static_cast<std::uint64_t>(kMaxSide) || dims[1] > static_cast<std::uint64_t>(kMaxSide))
-            throw course::UsageError("--size: \"" + options.size + "\" is too large; each side can be at most " +
-                                     std::to_string(kMaxSide));
-        settings.width = static_cast<int>(dims[0]);
-        settings.height = static_cast<int>(dims[1]);
-    }
-    settings.input = options.input_image;
+    const course::ImageRequest image = course::image_request(options, settings.width, kMaxSide);
+    settings.width = image.width;
+    settings.height = image.height;
+    settings.input = image.input;
 
     const std::string& block = options.option("block");
     const auto shape = course::parse_dims(block, 2, "--block");
@@ -352,14 +345,6 @@ Settings settings_from(const course::Options& options) {
     if (settings.pitch_pad > kMaxPitchPad)
         throw course::UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
 
-    const std::string& output = options.output_image;
-    if (!output.empty()) {
-        const auto dot = output.find_last_of('.');
-        std::string ext = dot == std::string::npos ? "" : output.substr(dot + 1);
-        for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (ext != "png" && ext != "pgm")
-            throw course::UsageError("--output: \"" + output + "\" should end in .png or .pgm");
-    }
     return settings;
 }
 
@@ -518,13 +503,7 @@ std::string describe_image(const Settings& settings, const Problem& problem) {
 }
 
 course::Image load_input(const Settings& settings, std::uint64_t seed) {
-    if (settings.input.empty()) return course::synthetic_image(settings.width, settings.height, 1, seed);
-    course::Image image = course::load_image(settings.input, 1);
-    if (image.width > kMaxSide || image.height > kMaxSide)
-        throw course::UsageError("--input: \"" + settings.input + "\" is " + std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + "; each side can be at most " +
-                                 std::to_string(kMaxSide));
-    return image;
+    return course::load_requested_image({settings.width, settings.height, settings.input}, seed, kMaxSide);
 }
 
 std::string percent(double fraction) {

@@ -1,6 +1,7 @@
 #include "tracks/separable/track.h"
 
 #include "course/check.h"
+#include "course/image_options.h"
 #include "course/options.h"
 
 #include <algorithm>
@@ -169,31 +170,16 @@ std::vector<course::OptionSpec> track_options() {
 
 Settings settings_from(const course::Options& options) {
     Settings settings;
-    if (!options.input_image.empty() && !options.size.empty())
-        throw course::UsageError("--size and --input: give one of them (the image's size is the file's)");
-    if (!options.size.empty()) {
-        const auto dims = course::parse_dims(options.size, 2, "--size");
-        if (dims[0] > static_cast<std::uint64_t>(kMaxSide) || dims[1] > static_cast<std::uint64_t>(kMaxSide))
-            throw course::UsageError("--size: \"" + options.size + "\" is too large; each side can be at most " +
-                                     std::to_string(kMaxSide));
-        settings.width = static_cast<int>(dims[0]);
-        settings.height = static_cast<int>(dims[1]);
-    }
-    settings.input = options.input_image;
+    const course::ImageRequest image = course::image_request(options, kDefaultSide, kMaxSide);
+    settings.width = image.width;
+    settings.height = image.height;
+    settings.input = image.input;
     const std::string& taps = options.option("taps");
     const std::uint64_t count = course::parse_count(taps, "--taps");
     if (count > static_cast<std::uint64_t>(kMaxTaps)) require_taps(kMaxTaps + 1, "--taps");
     settings.taps = static_cast<int>(count);
     require_taps(settings.taps, "--taps");
 
-    const std::string& output = options.output_image;
-    if (!output.empty()) {
-        const auto dot = output.find_last_of('.');
-        std::string ext = dot == std::string::npos ? "" : output.substr(dot + 1);
-        for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (ext != "png" && ext != "pgm")
-            throw course::UsageError("--output: \"" + output + "\" should end in .png or .pgm");
-    }
     return settings;
 }
 
@@ -285,13 +271,8 @@ bool have_npp() {
 
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
     const Settings settings = settings_from(run.options);
-    const course::Image image = settings.input.empty()
-                                    ? course::synthetic_image(settings.width, settings.height, 1, run.options.seed)
-                                    : course::load_image(settings.input, 1);
-    if (image.width > kMaxSide || image.height > kMaxSide)
-        throw course::UsageError("--input: \"" + settings.input + "\" is " + std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + "; each side can be at most " +
-                                 std::to_string(kMaxSide));
+    const course::Image image =
+        course::load_requested_image({settings.width, settings.height, settings.input}, run.options.seed, kMaxSide);
     const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
     course::require_device_memory(3 * pixels * sizeof(float) + 4096,
                                   std::to_string(image.width) + "x" + std::to_string(image.height) + " float image");
