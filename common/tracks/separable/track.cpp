@@ -251,21 +251,7 @@ private:
 };
 #endif  // COURSE_HAVE_NPP
 
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
-
 }  // namespace
-
-bool have_npp() {
-#ifdef COURSE_HAVE_NPP
-    return true;
-#else
-    return false;
-#endif
-}
 
 // --- The ladder -----------------------------------------------------------------------------------
 
@@ -333,7 +319,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 #endif
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
-            rung.extra_values[0] = percent(copy.time.median_ms / rung.time.median_ms);
+            rung.extra_values[0] = course::format_fixed(100.0 * copy.time.median_ms / rung.time.median_ms, 1) + "%";
     return {ladder};
 }
 

@@ -123,7 +123,4 @@ course::Track track();
 // The track's performance targets (tracks/separable/targets.cpp, run by course-targets).
 void targets(course::Targets& targets);
 
-// True when this build has NPP (Meson found nppif and nppc).
-bool have_npp();
-
 }  // namespace separable
