@@ -2,6 +2,7 @@
 
 #include "course/check.h"
 #include "course/options.h"
+#include "course/parallel.h"
 #include "course/random.h"
 
 #include <cublas_v2.h>
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 // A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
 // report as CUDA_CHECK gives for the runtime.
@@ -27,22 +27,6 @@ namespace matmul {
 namespace {
 
 constexpr std::uint64_t kInt32Limit = std::uint64_t{1} << 31;
-
-// Calls body(begin, end) on every CPU core, for [0, count) cut into equal
-// slices: the references of a 1000^3 product take a second on one core.
-template <typename Body>
-void parallel_for(std::size_t count, Body body) {
-    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t workers = std::min(cores, std::max<std::size_t>(1, count / 64));
-    if (workers <= 1) {
-        body(std::size_t{0}, count);
-        return;
-    }
-    std::vector<std::thread> threads;
-    for (std::size_t w = 0; w < workers; ++w)
-        threads.emplace_back(body, count * w / workers, count * (w + 1) / workers);
-    for (auto& thread : threads) thread.join();
-}
 
 std::string describe_flops(double flops) {
     char text[48];
@@ -125,7 +109,7 @@ Reference reference_at(const std::vector<float>& a, const std::vector<float>& b,
         throw course::Error("matmul::reference_at: the inputs do not match the shape " + shape.describe());
     // B transposed, so that each dot product reads both inputs contiguously.
     std::vector<float> bt(K * N);
-    parallel_for(N, [&](std::size_t begin, std::size_t end) {
+    course::parallel_for(N, [&](std::size_t begin, std::size_t end) {
         for (std::size_t col = begin; col < end; ++col)
             for (std::size_t k = 0; k < K; ++k) bt[col * K + k] = b[k * N + col];
     });
@@ -133,7 +117,7 @@ Reference reference_at(const std::vector<float>& a, const std::vector<float>& b,
     reference.shape = shape;
     reference.want.resize(indices.size());
     reference.scale.resize(indices.size());
-    parallel_for(indices.size(), [&](std::size_t begin, std::size_t end) {
+    course::parallel_for(indices.size(), [&](std::size_t begin, std::size_t end) {
         for (std::size_t s = begin; s < end; ++s) {
             const float* row = &a[indices[s] / N * K];
             const float* col = &bt[indices[s] % N * K];
@@ -163,7 +147,7 @@ Reference reference_all(const std::vector<float>& a, const std::vector<float>& b
     reference.scale.assign(M * N, 0.0);
     // Row by row, k outside j: the innermost loop walks a row of B and a row
     // of the result, both contiguous, so the compiler vectorizes it.
-    parallel_for(M, [&](std::size_t begin, std::size_t end) {
+    course::parallel_for(M, [&](std::size_t begin, std::size_t end) {
         for (std::size_t row = begin; row < end; ++row) {
             double* want = &reference.want[row * N];
             double* scale = &reference.scale[row * N];

@@ -3,11 +3,11 @@
 #include "course/check.h"
 #include "course/image_options.h"
 #include "course/options.h"
+#include "course/parallel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #ifdef COURSE_HAVE_NPP
 #include "course/npp_context.h"
@@ -34,31 +34,14 @@ std::vector<float> triangle_filter(int taps) {
     return weights;
 }
 
-namespace {
-
-// Runs body(first, last) over row ranges on every CPU core.
-template <typename Body>
-void over_rows(int height, Body body) {
-    const int workers = std::max(1, std::min<int>(static_cast<int>(std::thread::hardware_concurrency()), height));
-    std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) {
-        const int first = static_cast<int>(static_cast<long long>(height) * w / workers);
-        const int last = static_cast<int>(static_cast<long long>(height) * (w + 1) / workers);
-        threads.emplace_back([=]() { body(first, last); });
-    }
-    for (auto& thread : threads) thread.join();
-}
-
-}  // namespace
-
 std::vector<float> reference(const std::vector<float>& image, int width, int height,
                              const std::vector<float>& weights) {
     const int taps = static_cast<int>(weights.size()), r = taps / 2;
     const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     if (image.size() != n) throw course::Error("separable: the image has the wrong number of pixels");
     std::vector<double> rows(n);
-    over_rows(height, [&](int first, int last) {
-        for (int y = first; y < last; ++y)
+    course::parallel_for(static_cast<std::size_t>(height), [&](std::size_t first, std::size_t last) {
+        for (int y = static_cast<int>(first); y < static_cast<int>(last); ++y)
             for (int x = 0; x < width; ++x) {
                 double sum = 0;
                 for (int k = 0; k < taps; ++k)
@@ -68,8 +51,8 @@ std::vector<float> reference(const std::vector<float>& image, int width, int hei
             }
     });
     std::vector<float> out(n);
-    over_rows(height, [&](int first, int last) {
-        for (int y = first; y < last; ++y)
+    course::parallel_for(static_cast<std::size_t>(height), [&](std::size_t first, std::size_t last) {
+        for (int y = static_cast<int>(first); y < static_cast<int>(last); ++y)
             for (int x = 0; x < width; ++x) {
                 double sum = 0;
                 for (int k = 0; k < taps; ++k)
