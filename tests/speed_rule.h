@@ -104,6 +104,19 @@ SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, co
     return attempt;
 }
 
+// The race's steps for the tracks whose Step begins {number, title, launch}
+// (basics, reduction, separable): the solution of the step before (left out
+// when `previous` is null, for step 01), the reference solution of `step`, and
+// the kernel graded, last.
+template <typename Step, typename Launcher>
+std::vector<Step> race_of(int step, Launcher previous, Launcher reference, Launcher graded) {
+    std::vector<Step> steps;
+    if (previous != nullptr) steps.push_back({step - 1, "", previous});
+    steps.push_back({step, "", reference});
+    steps.push_back({step, "", graded});
+    return steps;
+}
+
 // The whole rule for those tracks: races `graded` against `reference` (the
 // reference solution of the same step), after `previous` (the solution of the
 // step before, shown for comparison; leave it out for step 01). The steps'

@@ -32,10 +32,7 @@ inline void check_grading_sizes(basics::Launcher launch, std::uint64_t seed) {
 // for comparison.
 inline void check_speed(int step, basics::Launcher previous, basics::Launcher reference, basics::Launcher graded,
                         const std::string& advice) {
-    std::vector<basics::Step> steps;
-    if (previous != nullptr) steps.push_back({step - 1, "", previous});
-    steps.push_back({step, "", reference});
-    steps.push_back({step, "", graded});
+    const auto steps = course::testing::race_of<basics::Step>(step, previous, reference, graded);
     course::testing::check_speed_rule("basics " + course::step_label(step), basics::run_ladder, steps, "2^26", advice);
 }
 

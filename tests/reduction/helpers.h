@@ -32,10 +32,7 @@ inline void check_grading_sizes(reduction::Launcher launch) {
 // step before's solution; nullptr for step 01) in the table for comparison.
 inline void check_speed(int step, reduction::Launcher previous, reduction::Launcher reference,
                         reduction::Launcher graded, std::size_t n, const std::string& advice) {
-    std::vector<reduction::Step> steps;
-    if (previous != nullptr) steps.push_back({step - 1, "", previous});
-    steps.push_back({step, "", reference});
-    steps.push_back({step, "", graded});
+    const auto steps = course::testing::race_of<reduction::Step>(step, previous, reference, graded);
     course::testing::check_speed_rule("reduction " + course::step_label(step), reduction::run_ladder, steps,
                                       std::to_string(n), advice);
 }

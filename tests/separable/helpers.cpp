@@ -52,10 +52,7 @@ course::LaunchRecord launches_for(Launcher launch, int width, int height, int ta
 }
 
 void check_speed(int step, Launcher previous, Launcher reference, Launcher graded, const std::string& advice) {
-    std::vector<Step> steps;
-    if (previous != nullptr) steps.push_back({step - 1, "", previous});
-    steps.push_back({step, "", reference});
-    steps.push_back({step, "", graded});
+    const auto steps = course::testing::race_of<separable::Step>(step, previous, reference, graded);
     course::testing::check_speed_rule("separable " + course::step_label(step), run_ladder, steps, "4096", advice,
                                       {{"taps", "7"}});
 }
