@@ -11,6 +11,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace course {
 
@@ -22,6 +23,10 @@ public:
     // `options`), prints the table, and reports a missed target if any check
     // fails.
     Ladder ladder(const Track& track, const char* size, const std::map<std::string, std::string>& options = {});
+    // The same, every ladder the track prints (the separable track's second
+    // ladder is its transfers ladder).
+    std::vector<Ladder> ladders(const Track& track, const char* size,
+                                const std::map<std::string, std::string>& options = {});
 
     // One target line: `what`, the measured `value` and the `minimum` it needs.
     void report(const std::string& what, double value, double minimum, const std::string& unit);

@@ -7,15 +7,21 @@
 
 namespace course {
 
-Ladder Targets::ladder(const Track& track, const char* size, const std::map<std::string, std::string>& chosen) {
+std::vector<Ladder> Targets::ladders(const Track& track, const char* size,
+                                     const std::map<std::string, std::string>& chosen) {
     Options options;
     options.size = size;
     for (const auto& spec : track.options) options.extra[spec.name] = spec.default_value;
     for (const auto& [name, value] : chosen) options.extra[name] = value;
     auto ladders = track.run(TrackRun{options, harness_, 0});
     std::cout << format_table({harness_.device, ladders});
-    if (!ladders.at(0).all_ok()) report(track.name + " at " + size + ": every check passes", 0, 1, "");
-    return ladders.at(0);
+    for (const Ladder& ladder : ladders)
+        if (!ladder.all_ok()) report(track.name + " at " + size + ": every check passes", 0, 1, "");
+    return ladders;
+}
+
+Ladder Targets::ladder(const Track& track, const char* size, const std::map<std::string, std::string>& chosen) {
+    return ladders(track, size, chosen).at(0);
 }
 
 void Targets::report(const std::string& what, double value, double minimum, const std::string& unit) {

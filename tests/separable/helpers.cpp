@@ -5,6 +5,8 @@
 #include "course/runner.h"
 
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace separable::testing {
 
@@ -51,10 +53,81 @@ course::LaunchRecord launches_for(Launcher launch, int width, int height, int ta
     return course::record_launches(problem.run(launch).launch);
 }
 
+// The track's options at their defaults, as the command line gives them,
+// and 7 taps.
+std::map<std::string, std::string> race_options() {
+    std::map<std::string, std::string> options;
+    for (const course::OptionSpec& spec : track_options()) options[spec.name] = spec.default_value;
+    options["taps"] = "7";
+    return options;
+}
+
 void check_speed(int step, Launcher previous, Launcher reference, Launcher graded, const std::string& advice) {
     const auto steps = course::testing::race_of<separable::Step>(step, previous, reference, graded);
     course::testing::check_speed_rule("separable " + course::step_label(step), run_ladder, steps, "4096", advice,
-                                      {{"taps", "7"}});
+                                      race_options());
+}
+
+void check_every_shape(TransferLauncher launch) {
+    struct Size {
+        int width, height;
+    };
+    struct Split {
+        int chunks, streams;
+    };
+    const std::vector<Size> sizes = {{1, 1}, {37, 1}, {5, 3}, {31, 33}, {129, 67}, {130, 17}, {1023, 9}};
+    const std::vector<Split> splits = {{1, 1}, {8, 3}, {7, 2}, {64, 4}};
+    for (const Size size : sizes) {
+        for (const int taps : {1, 3, 7, 31, 33, 63}) {
+            for (const Split split : splits) {
+                CAPTURE(size.width);
+                CAPTURE(size.height);
+                CAPTURE(taps);
+                CAPTURE(split.chunks);
+                CAPTURE(split.streams);
+                const std::uint64_t seed = 1000u * static_cast<std::uint64_t>(size.width) + size.height + 7u * taps;
+                Problem problem(test_picture(size.width, size.height, seed), size.width, size.height,
+                                lopsided_filter(taps, seed));
+                const course::CheckResult result =
+                    check_transfers(problem, launch, split.chunks, split.streams, harness());
+                CHECK_MESSAGE(result.ok, result.summary());
+            }
+        }
+    }
+}
+
+std::vector<ChunkTimes> transfer_times(TransferLauncher launch, int side, int chunks, int streams) {
+    Problem problem(test_picture(side, side, 9), side, side, triangle_filter(7));
+    std::vector<ChunkTimes> times;
+    const course::CheckResult result = check_transfers(problem, launch, chunks, streams, harness(), &times);
+    REQUIRE_MESSAGE(result.ok, result.summary());
+    return times;
+}
+
+void check_transfer_speed(TransferLauncher reference, TransferLauncher graded, Launcher filter,
+                          const std::string& advice) {
+    const std::vector<TransferStep> steps = {{8, "", reference}, {8, "", graded}};
+    std::vector<TransferStep> race = steps;
+    const std::string reference_title = course::testing::solution_title(8);
+    const std::string graded_title = course::testing::graded_title(8);
+    race[0].title = reference_title.c_str();
+    race[1].title = graded_title.c_str();
+    course::testing::check_speed_rule(
+        "separable 08",
+        [&] {
+            course::Options options;
+            options.size = "8192";
+            options.extra = race_options();
+            course::Ladder ladder = transfer_ladder(race, filter, course::TrackRun{options, harness(), 8});
+            // Rows: pageable, pinned, the reference solution, the graded job, the link.
+            const std::size_t graded_row = 3;
+            course::testing::SpeedAttempt attempt;
+            attempt.table = course::testing::mark_and_format(ladder, graded_row);
+            REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
+            attempt.measures.push_back({"time", course::testing::fraction_of_reference(ladder, graded_row)});
+            return attempt;
+        },
+        advice);
 }
 
 }  // namespace separable::testing

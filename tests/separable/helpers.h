@@ -41,4 +41,20 @@ course::LaunchRecord launches_for(Launcher launch, int width, int height, int ta
 // table for comparison.
 void check_speed(int step, Launcher previous, Launcher reference, Launcher graded, const std::string& advice);
 
+// The transfers lesson (08). Runs `launch` once, host to host, at grading
+// shapes (1x1 up to 1023x9) with filter lengths 1, 3, 7, 31, 33 and 63, each
+// cut into 1 chunk on 1 stream, 8 on 3, 7 on 2 and 64 on 4 (at most one chunk
+// per row), and checks every pixel that comes back.
+void check_every_shape(TransferLauncher launch);
+
+// One run of `launch` on a side x side picture with 7 taps, checked, and its
+// chunks' times.
+std::vector<ChunkTimes> transfer_times(TransferLauncher launch, int side, int chunks, int streams);
+
+// The speed rule for step 08, in the transfers ladder at 8192x8192 with 7
+// taps (8 chunks, 3 streams): `graded` at least 0.85x as fast end to end as
+// `reference`, its reference solution; `filter` filters the serial rows.
+void check_transfer_speed(TransferLauncher reference, TransferLauncher graded, Launcher filter,
+                          const std::string& advice);
+
 }  // namespace separable::testing

@@ -50,15 +50,64 @@ struct Params {
 // track allows.
 using Launcher = void (*)(const Params& params, cudaStream_t stream);
 
+// --- The whole job, host to host (step 08) ---------------------------------------
+//
+// Step 08 is not a faster kernel but the job as a program runs it: the image
+// in host memory goes up to the GPU, is filtered, and comes back down. Its
+// launcher gets a TransferJob and enqueues all of it, cut into `chunks` bands
+// of rows, on the job's streams, so that one band's upload, another's filter
+// and a third's download run at once.
+
+// Four events per chunk, which the launcher records on the chunk's stream:
+// `start` before its upload, `uploaded`, `filtered` and `downloaded` after
+// each stage. The track reads them to draw the timeline under the ladder.
+struct ChunkEvents {
+    cudaEvent_t start = nullptr;
+    cudaEvent_t uploaded = nullptr;
+    cudaEvent_t filtered = nullptr;
+    cudaEvent_t downloaded = nullptr;
+};
+
+struct TransferJob {
+    const float* host_in = nullptr;  // the input image in pinned host memory
+    float* host_out = nullptr;       // where its output goes, pinned host memory
+    float* device_in = nullptr;      // device.in, writable: where the uploads go
+    Params device;                   // the images on the GPU (in, out, tmp), the filter, the size
+    const cudaStream_t* streams = nullptr;
+    int stream_count = 0;                 // 1 or more; all idle when the launcher is called
+    int chunks = 0;                       // 1 .. device.height: bands of rows, see chunk_rows
+    const ChunkEvents* events = nullptr;  // `chunks` of them, created with timing on
+};
+
+// Rows [first, last) of the image: a band of rows.
+struct RowRange {
+    int first = 0;
+    int last = 0;
+};
+
+// The output rows of chunk c (0 .. job.chunks - 1): the image's rows cut into
+// job.chunks bands as even as can be, in order, none empty.
+inline RowRange chunk_rows(const TransferJob& job, int c) {
+    const long long height = job.device.height;
+    return RowRange{static_cast<int>(height * c / job.chunks), static_cast<int>(height * (c + 1) / job.chunks)};
+}
+
+// Step 08's launcher: enqueues the whole job and returns; the track waits for
+// every stream and then reads host_out.
+using TransferLauncher = void (*)(const TransferJob& job);
+
 // The launchers, one per step: step<NN>_<folder name>, e.g. step03_shared_tiles
 // for lessons/separable/03_shared_tiles. The steps are listed once, in
 // lessons/separable/meson.build; Meson writes the list out as
-// separable_steps.h, one COURSE_STEP(number, launcher, title) line per step.
-// (The inline namespace: see course/kernel_copy.h.)
+// separable_steps.h, one COURSE_STEP(number, launcher, title) line per kernel
+// step and COURSE_TRANSFERS_STEP(...) for the transfers step, 08. (The inline
+// namespace: see course/kernel_copy.h.)
 inline namespace COURSE_KERNEL_COPY {
 #define COURSE_STEP(number, launcher, title) void launcher(const Params& params, cudaStream_t stream);
+#define COURSE_TRANSFERS_STEP(number, launcher, title) void launcher(const TransferJob& job);
 #include "separable_steps.h"
 #undef COURSE_STEP
+#undef COURSE_TRANSFERS_STEP
 }  // namespace COURSE_KERNEL_COPY
 
 // Coordinate i moved inside 0 .. n-1: the edge pixel repeats outside the image.

@@ -12,8 +12,18 @@ namespace separable {
 course::Track track() {
     static const std::vector<Step> steps = {
 #define COURSE_STEP(number, launcher, title) {number, title, launcher},
+#define COURSE_TRANSFERS_STEP(number, launcher, title)
 #include "separable_steps.h"
 #undef COURSE_STEP
+#undef COURSE_TRANSFERS_STEP
+    };
+    // The transfers lesson (08) and any after it: a ladder of their own.
+    static const std::vector<TransferStep> transfer_steps = {
+#define COURSE_STEP(number, launcher, title)
+#define COURSE_TRANSFERS_STEP(number, launcher, title) {number, title, launcher},
+#include "separable_steps.h"
+#undef COURSE_STEP
+#undef COURSE_TRANSFERS_STEP
     };
     course::Track track;
     track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
@@ -24,7 +34,13 @@ course::Track track() {
                       "or --input FILE";
     track.options = track_options();
     track.validate = [](const course::Options& options) { settings_from(options); };
-    track.run = [](const course::TrackRun& run) { return run_ladder(steps, run); };
+    track.run = [](const course::TrackRun& run) {
+        std::vector<course::Ladder> ladders = run_ladder(steps, run);
+        // The transfers ladder filters with the last kernel step's solution.
+        if (!transfer_steps.empty() && !steps.empty())
+            ladders.push_back(transfer_ladder(transfer_steps, steps.back().launch, run));
+        return ladders;
+    };
     return track;
 }
 

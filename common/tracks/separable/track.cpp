@@ -132,9 +132,10 @@ course::KernelRun Problem::run(Launcher launch) {
     };
 }
 
-course::CheckResult Problem::check() const {
-    const std::vector<float> got = out_.download();
-    course::CheckResult result = course::compare_close(got.data(), expected_.data(), got.size(), tolerance_);
+course::CheckResult Problem::check() const { return check_output(out_.download().data()); }
+
+course::CheckResult Problem::check_output(const float* got) const {
+    course::CheckResult result = course::compare_close(got, expected_.data(), pixels(), tolerance_);
     if (!result.ok) {
         const std::size_t x = result.first_bad % width_, y = result.first_bad / width_;
         result.first_detail = "pixel (" + std::to_string(x) + ", " + std::to_string(y) + "): " + result.first_detail;
@@ -148,8 +149,22 @@ course::Image Problem::output() const { return to_image(out_.download(), width_,
 
 std::vector<course::OptionSpec> track_options() {
     return {{"taps", "N",
-             "filter length, odd, 1 to 63: the triangle 1 2 .. r+1 .. 2 1, normalised (7 gives 1 2 3 4 3 2 1)", "7"}};
+             "filter length, odd, 1 to 63: the triangle 1 2 .. r+1 .. 2 1, normalised (7 gives 1 2 3 4 3 2 1)", "7"},
+            {"chunks", "N", "the transfers lesson (08): bands of rows the job is cut into, 1 to 1024",
+             std::to_string(kDefaultChunks)},
+            {"streams", "N", "the transfers lesson (08): streams the chunks take turns on, 1 to 32",
+             std::to_string(kDefaultStreams)}};
 }
+
+namespace {
+int count_option(const course::Options& options, const char* name, int most) {
+    const std::uint64_t count = course::parse_count(options.option(name), std::string("--") + name);
+    if (count < 1 || count > static_cast<std::uint64_t>(most))
+        throw course::UsageError(std::string("--") + name + ": " + options.option(name) + "; give 1 to " +
+                                 std::to_string(most));
+    return static_cast<int>(count);
+}
+}  // namespace
 
 Settings settings_from(const course::Options& options) {
     Settings settings;
@@ -162,7 +177,8 @@ Settings settings_from(const course::Options& options) {
     if (count > static_cast<std::uint64_t>(kMaxTaps)) require_taps(kMaxTaps + 1, "--taps");
     settings.taps = static_cast<int>(count);
     require_taps(settings.taps, "--taps");
-
+    settings.chunks = count_option(options, "chunks", kMaxChunks);
+    settings.streams = count_option(options, "streams", kMaxStreams);
     return settings;
 }
 

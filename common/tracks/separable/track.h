@@ -41,6 +41,13 @@ struct Step {
     Launcher launch;
 };
 
+// A step of the transfers lesson (08): the whole job, host to host.
+struct TransferStep {
+    int number;
+    const char* title;
+    TransferLauncher launch;
+};
+
 inline constexpr int kDefaultTaps = 7;
 inline constexpr int kDefaultSide = 2048;
 inline constexpr int kMaxSide = 32768;
@@ -84,8 +91,11 @@ public:
     void poison(std::uint8_t pattern, cudaStream_t stream) { out_.fill_bytes(pattern, stream); }
     // Compares the output with the reference, every pixel.
     course::CheckResult check() const;
+    // The same for an output image in host memory (pixels() floats).
+    course::CheckResult check_output(const float* got) const;
 
     const float* in() const { return in_.data(); }
+    float* writable_in() { return in_.data(); }  // the transfers lesson uploads into it
     float* out() { return out_.data(); }
     float* tmp() { return tmp_.data(); }
     const float* device_weights() const { return device_weights_.data(); }
@@ -101,21 +111,55 @@ private:
     course::DeviceBuffer<float> in_, out_, tmp_, device_weights_;
 };
 
-// The track's own option: --taps.
+inline constexpr int kDefaultChunks = 8;
+inline constexpr int kDefaultStreams = 3;
+inline constexpr int kMaxChunks = 1024;
+inline constexpr int kMaxStreams = 32;
+
+// The track's own options: --taps, and --chunks and --streams for the
+// transfers lesson.
 std::vector<course::OptionSpec> track_options();
 
 struct Settings {
     int width = kDefaultSide, height = kDefaultSide;  // from --size, or from the --input image
     std::string input;                                // --input; empty: the synthetic image
     int taps = kDefaultTaps;                          // --taps
+    int chunks = kDefaultChunks;                      // --chunks (at most the image's height is used)
+    int streams = kDefaultStreams;                    // --streams
 };
-// Parses --size, --input, --output and --taps; throws UsageError.
+// Parses --size, --input, --output, --taps, --chunks and --streams; throws
+// UsageError.
 Settings settings_from(const course::Options& options);
 
 // The ladder of `steps` (the student's row marked), then the device-to-device
 // copy of the image and NPP's row and column filters (where this build has
 // NPP), with a "% of copy" column.
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
+
+// The transfers ladder (tracks/separable/transfers.cpp): the whole job, host
+// to host, as a program runs it. Rows: the upload, `filter` and the download
+// in turn from pageable host memory, the same from pinned memory, each of
+// `steps` (pinned, in --chunks chunks on --streams streams), and last the
+// link alone (the image up and down at once, no filter). Time is end to
+// end, on the host's clock; GB/s is the bytes over the link (the image up and
+// back down) over that time. Under the table: the link's measured peak and
+// each step's timeline, drawn from its chunks' events.
+course::Ladder transfer_ladder(const std::vector<TransferStep>& steps, Launcher filter, const course::TrackRun& run);
+
+// When each stage of each chunk ran, in ms from chunk 0's start, read from
+// a job's events after it finished. Throws course::Error naming the chunk and
+// the event when one was never recorded.
+struct ChunkTimes {
+    double start, uploaded, filtered, downloaded;
+};
+std::vector<ChunkTimes> chunk_times(const ChunkEvents* events, int chunks);
+
+// One run of `launch` on `problem` as the transfers ladder runs it (pinned
+// images, min(chunks, height) chunks on `streams` streams), the host output
+// poisoned first; returns the check of the host output and, with `times`,
+// the chunks' times.
+course::CheckResult check_transfers(Problem& problem, TransferLauncher launch, int chunks, int streams,
+                                    course::Harness& harness, std::vector<ChunkTimes>* times = nullptr);
 
 // The track with the steps this program was built with (tracks/separable/steps.cpp).
 course::Track track();
