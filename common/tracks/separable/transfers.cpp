@@ -223,8 +223,11 @@ std::vector<std::string> TransferBench::timeline(const std::string& label) const
     constexpr int kColumns = 72;
     const double per_column = std::max(end, 1e-3) / kColumns;
     // A stage starts when the stage before it in its chunk ended, or when the
-    // same engine's previous stage ended, whichever is later: an event marks
+    // same line's previous stage ended, whichever is later: an event marks
     // when its stream reached it, not when a busy copy engine got to the copy.
+    // (Exact when the copies of each direction are chained in chunk order, as
+    // the reference solution does; a stage that ran beside an earlier one on
+    // its line shows only the part after it.) Empty stages are not drawn.
     std::string up(kColumns, ' '), filter(kColumns, ' '), down(kColumns, ' ');
     double up_free = 0, filter_free = 0, down_free = 0;
     const auto draw = [&](std::string& line, double from, double to, int c) {
@@ -238,10 +241,10 @@ std::vector<std::string> TransferBench::timeline(const std::string& label) const
         if (t.uploaded > up_from) draw(up, up_from, t.uploaded, c);
         up_free = std::max(up_free, t.uploaded);
         const double filter_from = std::max(t.uploaded, filter_free);
-        draw(filter, filter_from, t.filtered, c);
+        if (t.filtered > filter_from) draw(filter, filter_from, t.filtered, c);
         filter_free = std::max(filter_free, t.filtered);
         const double down_from = std::max(t.filtered, down_free);
-        draw(down, down_from, t.downloaded, c);
+        if (t.downloaded > down_from) draw(down, down_from, t.downloaded, c);
         down_free = std::max(down_free, t.downloaded);
     }
     return {"timeline of step " + label + ", its last timed run, from its chunks' events (" + std::to_string(chunks_) +

@@ -107,15 +107,16 @@ void launch(const separable::Params& p, cudaStream_t stream) {
 // TODO(step 08): done for you: the job in turn, all of it on job.streams[0].
 // Replace it: chunk c (0 .. job.chunks - 1, its output rows
 // separable::chunk_rows(job, c)) on stream job.streams[c % job.stream_count]:
-//   1. record job.events[c].start; upload the input rows no earlier chunk
-//      sent, through r = kTaps / 2 rows past the band (the lower halo); record
-//      .uploaded;
-//   2. wait (cudaStreamWaitEvent) for the `uploaded` event of every earlier
-//      chunk whose upload holds a row of the upper halo, and of chunk 0;
-//   3. the kernel for the band (a grid of the band's rows), record .filtered;
-//   4. download the band's output rows, record .downloaded.
-// Copy the filter to constant memory once, on stream 0 before chunk 0: every
-// kernel then waits for it through chunk 0's event.
+//   1. wait (cudaStreamWaitEvent) for chunk c-1's .uploaded; record
+//      job.events[c].start; upload the input rows no earlier chunk sent,
+//      through r = kTaps / 2 rows past the band (the lower halo); record
+//      .uploaded. Chained so, every earlier row (the upper halo) is on the
+//      GPU when chunk c's upload ends;
+//   2. the kernel for the band (a grid of the band's rows); record .filtered;
+//   3. wait for chunk c-1's .downloaded; download the band's output rows;
+//      record .downloaded.
+// Copy the filter to constant memory once, on stream 0 before chunk 0's
+// upload: every later upload, and so every kernel, comes after it.
 template <int kTaps>
 void enqueue(const separable::TransferJob& job) {
     const separable::Params& p = job.device;

@@ -19,11 +19,14 @@
 //
 // A chunk's output rows need the r input rows above and below them, its halo.
 // Each input row goes up once: chunk c uploads from where chunk c-1's upload
-// stopped to r rows past its own last row. Its kernel then also needs rows
-// that earlier chunks uploaded on other streams, so it waits for their
-// `uploaded` events (cudaStreamWaitEvent): without the wait it could read
-// rows still on their way. The kernel takes the band of output rows to
-// compute and reads no row past what the band's uploads hold.
+// stopped to r rows past its own last row. Its upper halo came up with
+// earlier chunks, on other streams, so the uploads are chained: chunk c's
+// waits for chunk c-1's `uploaded` event (cudaStreamWaitEvent). Then every
+// earlier row is on the GPU when chunk c's upload ends, and the link carries
+// one upload at a time, in chunk order (two at once would share it, and
+// chunk c's kernel would wait for both). The downloads are chained the same
+// way. The kernel takes the band of output rows to compute and reads no row
+// past what the band's uploads hold.
 #include "tracks/separable/device.cuh"
 #include "tracks/separable/kernels.h"
 
@@ -31,7 +34,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <vector>
 
 namespace {
 
@@ -139,35 +141,31 @@ template <int kTaps>
 void enqueue(const separable::TransferJob& job) {
     const separable::Params& p = job.device;
     constexpr int kRadius = kTaps / 2;  // the halo: the kernel's window, zero weights included
-    // The filter goes to constant memory once, on stream 0 before chunk 0;
-    // every kernel waits for chunk 0's upload, and so for the filter too.
-    // (Copied again for each chunk, from several streams, it would be
-    // overwritten under a kernel still reading it.)
+    // The filter goes to constant memory once, on stream 0 before chunk 0's
+    // upload, which every later upload waits for. (Copied again for each
+    // chunk, from several streams, it would be overwritten under a kernel
+    // still reading it.)
     upload_padded_filter<kTaps>(p, job.streams[0]);
-    std::vector<int> uploaded_to(static_cast<std::size_t>(job.chunks));  // chunk j's upload ends at this row
-    int next_row = 0;                                                    // the first input row not yet sent
+    int next_row = 0;  // the first input row not yet sent
     for (int c = 0; c < job.chunks; ++c) {
         const cudaStream_t stream = job.streams[c % job.stream_count];
         const separable::ChunkEvents& events = job.events[c];
         const separable::RowRange band = separable::chunk_rows(job, c);
-        const int needed_from = std::max(0, band.first - kRadius), needed_to = std::min(p.height, band.last + kRadius);
+        const int needed_to = std::min(p.height, band.last + kRadius);
 
-        // Up: the input rows no earlier chunk sent, through the lower halo.
+        // Up, after chunk c-1's upload: the input rows no earlier chunk sent,
+        // through the lower halo.
+        if (c > 0) CUDA_CHECK(cudaStreamWaitEvent(stream, job.events[c - 1].uploaded, 0));
         CUDA_CHECK(cudaEventRecord(events.start, stream));
         copy_rows(job.device_in, job.host_in, p.width, {next_row, needed_to}, cudaMemcpyHostToDevice, stream);
         CUDA_CHECK(cudaEventRecord(events.uploaded, stream));
         next_row = std::max(next_row, needed_to);
-        uploaded_to[static_cast<std::size_t>(c)] = next_row;
 
-        // The upper halo came with earlier chunks, maybe on other streams:
-        // wait for each upload that holds one of its rows, and for chunk 0's.
-        for (int j = c - 1; j >= 0; --j)
-            if (j == 0 || uploaded_to[static_cast<std::size_t>(j)] > needed_from)
-                CUDA_CHECK(cudaStreamWaitEvent(stream, job.events[j].uploaded, 0));
         launch<kTaps>(p, band, stream);
         CUDA_CHECK(cudaEventRecord(events.filtered, stream));
 
-        // Down: the band's output rows.
+        // Down, after chunk c-1's download: the band's output rows.
+        if (c > 0) CUDA_CHECK(cudaStreamWaitEvent(stream, job.events[c - 1].downloaded, 0));
         copy_rows(job.host_out, p.out, p.width, band, cudaMemcpyDeviceToHost, stream);
         CUDA_CHECK(cudaEventRecord(events.downloaded, stream));
     }
