@@ -123,6 +123,13 @@ void enqueue(const separable::TransferJob& job) {
     const cudaStream_t stream = job.streams[0];
     const std::size_t bytes = static_cast<std::size_t>(p.width) * static_cast<std::size_t>(p.height) * sizeof(float);
     const separable::ChunkEvents& events = job.events[0];
+    // Chunk 0 does it all: the other chunks' events, recorded first, are empty.
+    for (int c = 1; c < job.chunks; ++c) {
+        CUDA_CHECK(cudaEventRecord(job.events[c].start, stream));
+        CUDA_CHECK(cudaEventRecord(job.events[c].uploaded, stream));
+        CUDA_CHECK(cudaEventRecord(job.events[c].filtered, stream));
+        CUDA_CHECK(cudaEventRecord(job.events[c].downloaded, stream));
+    }
     CUDA_CHECK(cudaEventRecord(events.start, stream));
     CUDA_CHECK(cudaMemcpyAsync(job.device_in, job.host_in, bytes, cudaMemcpyHostToDevice, stream));
     CUDA_CHECK(cudaEventRecord(events.uploaded, stream));
@@ -130,13 +137,6 @@ void enqueue(const separable::TransferJob& job) {
     CUDA_CHECK(cudaEventRecord(events.filtered, stream));
     CUDA_CHECK(cudaMemcpyAsync(job.host_out, p.out, bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaEventRecord(events.downloaded, stream));
-    // Chunk 0 did it all; the other chunks' events, recorded now, are empty.
-    for (int c = 1; c < job.chunks; ++c) {
-        CUDA_CHECK(cudaEventRecord(job.events[c].start, stream));
-        CUDA_CHECK(cudaEventRecord(job.events[c].uploaded, stream));
-        CUDA_CHECK(cudaEventRecord(job.events[c].filtered, stream));
-        CUDA_CHECK(cudaEventRecord(job.events[c].downloaded, stream));
-    }
 }
 
 }  // namespace
