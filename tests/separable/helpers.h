@@ -52,7 +52,7 @@ void check_every_shape(TransferLauncher launch);
 std::vector<ChunkTimes> transfer_times(TransferLauncher launch, int side, int chunks, int streams);
 
 // The speed rule for step 08, in the transfers ladder at 8192x8192 with 7
-// taps (8 chunks, 3 streams): `graded` at least 0.85x as fast end to end as
+// taps (16 chunks, 3 streams): `graded` at least 0.85x as fast end to end as
 // `reference`, its reference solution; `filter` filters the serial rows.
 void check_transfer_speed(TransferLauncher reference, TransferLauncher graded, Launcher filter,
                           const std::string& advice);

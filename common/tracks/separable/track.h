@@ -111,7 +111,7 @@ private:
     course::DeviceBuffer<float> in_, out_, tmp_, device_weights_;
 };
 
-inline constexpr int kDefaultChunks = 8;
+inline constexpr int kDefaultChunks = 16;
 inline constexpr int kDefaultStreams = 3;
 inline constexpr int kMaxChunks = 1024;
 inline constexpr int kMaxStreams = 32;
