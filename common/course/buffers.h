@@ -156,4 +156,19 @@ private:
     cudaStream_t stream_ = nullptr;
 };
 
+// A CUDA event (timing on) that destroys itself.
+class Event {
+public:
+    Event() { CUDA_CHECK(cudaEventCreate(&event_)); }
+    ~Event() {
+        if (event_ != nullptr) cudaEventDestroy(event_);
+    }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return event_; }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
 }  // namespace course

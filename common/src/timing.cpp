@@ -15,18 +15,6 @@ double quantile(const std::vector<double>& sorted, double q) {
     return sorted[below] + (sorted[above] - sorted[below]) * fraction;
 }
 
-class Event {
-public:
-    Event() { CUDA_CHECK(cudaEventCreate(&event_)); }
-    ~Event() { cudaEventDestroy(event_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return event_; }
-
-private:
-    cudaEvent_t event_ = nullptr;
-};
-
 }  // namespace
 
 TimingStats summarize(std::vector<double> samples_ms) {

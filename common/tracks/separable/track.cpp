@@ -254,20 +254,23 @@ private:
 
 // --- The ladder -----------------------------------------------------------------------------------
 
-std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
-    const Settings settings = settings_from(run.options);
+Problem ladder_problem(const Settings& settings, const course::TrackRun& run) {
     const course::Image image =
         course::load_requested_image({settings.width, settings.height, settings.input}, run.options.seed, kMaxSide);
     const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
     course::require_device_memory(3 * pixels * sizeof(float) + 4096,
                                   std::to_string(image.width) + "x" + std::to_string(image.height) + " float image");
-    course::Harness& harness = run.harness;
+    return Problem(to_floats(image), image.width, image.height, triangle_filter(settings.taps));
+}
 
-    Problem problem(to_floats(image), image.width, image.height, triangle_filter(settings.taps));
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
+    const Settings settings = settings_from(run.options);
+    course::Harness& harness = run.harness;
+    Problem problem = ladder_problem(settings, run);
     course::Ladder ladder;
     ladder.track = "separable";
-    ladder.problem = std::to_string(settings.taps) + "-tap row and column passes on " + std::to_string(image.width) +
-                     "x" + std::to_string(image.height) + " float pixels (" +
+    ladder.problem = std::to_string(settings.taps) + "-tap row and column passes on " +
+                     std::to_string(problem.width()) + "x" + std::to_string(problem.height()) + " float pixels (" +
                      (settings.input.empty() ? std::string("synthetic image") : settings.input) + "); " +
                      course::format_bytes(problem.bytes_moved()) +
                      " moved per run (each pixel read once, written once)";

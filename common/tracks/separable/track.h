@@ -131,6 +131,11 @@ struct Settings {
 // UsageError.
 Settings settings_from(const course::Options& options);
 
+// The ladders' problem: the --input image (or the synthetic one at --size)
+// and the --taps triangle filter, after checking that the GPU has room for
+// three images.
+Problem ladder_problem(const Settings& settings, const course::TrackRun& run);
+
 // The ladder of `steps` (the student's row marked), then the device-to-device
 // copy of the image and NPP's row and column filters (where this build has
 // NPP), with a "% of copy" column.

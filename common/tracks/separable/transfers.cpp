@@ -37,21 +37,6 @@ double ms_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-// A CUDA event with timing on, destroyed with its owner.
-class Event {
-public:
-    Event() { CUDA_CHECK(cudaEventCreate(&event_)); }
-    ~Event() {
-        if (event_ != nullptr) cudaEventDestroy(event_);
-    }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return event_; }
-
-private:
-    cudaEvent_t event_ = nullptr;
-};
-
 // Phase times of one serial run, in ms.
 struct Phases {
     double up = 0, filter = 0, down = 0;
@@ -204,7 +189,7 @@ private:
     course::PinnedBuffer<float> pinned_in_, pinned_out_;
     std::vector<float> pageable_in_, pageable_out_;
     int chunks_;
-    std::vector<Event> event_store_;  // 4 per chunk
+    std::vector<course::Event> event_store_;  // 4 per chunk
     std::vector<std::unique_ptr<course::Stream>> streams_;
     std::vector<cudaStream_t> stream_handles_;
     std::vector<ChunkEvents> chunk_events_;
@@ -289,18 +274,13 @@ course::CheckResult check_transfers(Problem& problem, TransferLauncher launch, i
 
 course::Ladder transfer_ladder(const std::vector<TransferStep>& steps, Launcher filter, const course::TrackRun& run) {
     const Settings settings = settings_from(run.options);
-    const course::Image image =
-        course::load_requested_image({settings.width, settings.height, settings.input}, run.options.seed, kMaxSide);
-    const std::size_t pixels = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
-    course::require_device_memory(3 * pixels * sizeof(float) + 4096,
-                                  std::to_string(image.width) + "x" + std::to_string(image.height) + " float image");
-    Problem problem(to_floats(image), image.width, image.height, triangle_filter(settings.taps));
+    Problem problem = ladder_problem(settings, run);
     TransferBench bench(problem, settings, run.harness);
 
     course::Ladder ladder;
     ladder.track = "separable";
     ladder.problem =
-        "the whole job, host to host: " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+        "the whole job, host to host: " + std::to_string(problem.width()) + "x" + std::to_string(problem.height()) +
         " float pixels (" + (settings.input.empty() ? std::string("synthetic image") : settings.input) + ") up, " +
         std::to_string(settings.taps) + "-tap row and column passes, back down; " +
         course::format_bytes(2 * bench.image_bytes()) + " over the link per run; times end to end, on the host's clock";
