@@ -1,11 +1,12 @@
 // Device-side helpers of the convolution track, shared by the steps'
 // kernels: which pixels the filter changes, reading a row safely near its
-// ends, and loading or storing a whole word of bytes (4 or 16) when the rows
-// allow it and byte by byte when they do not.
+// ends, and loading a whole word of bytes (4 or 16) when the rows allow it
+// and byte by byte when they do not (storing one: course/byte_words.cuh).
 //
 // Included by the kernel.cu files only (it needs nvcc).
 #pragma once
 
+#include "course/byte_words.cuh"
 #include "tracks/convolution/kernels.h"
 
 #include <cstddef>
@@ -35,23 +36,9 @@ __device__ __forceinline__ std::uint8_t load_byte(const std::uint8_t* row, int x
     return x >= 0 && x < pitch ? row[x] : 0;
 }
 
-// Byte i (0 = lowest address) of a 4- or 16-byte word. With i known at
-// compile time (a constant, or an unrolled loop's counter) this is a shift
-// or a byte permute in registers, no memory.
-__device__ __forceinline__ std::uint8_t byte_of(std::uint32_t word, int i) {
-    return static_cast<std::uint8_t>(word >> (8 * i));
-}
-__device__ __forceinline__ std::uint8_t byte_of(const uint4& word, int i) {
-    const std::uint32_t part = i < 4 ? word.x : i < 8 ? word.y : i < 12 ? word.z : word.w;
-    return byte_of(part, i % 4);
-}
-__device__ __forceinline__ void set_byte(std::uint32_t& word, int i, std::uint8_t value) {
-    word = (word & ~(0xffu << (8 * i))) | static_cast<std::uint32_t>(value) << (8 * i);
-}
-__device__ __forceinline__ void set_byte(uint4& word, int i, std::uint8_t value) {
-    std::uint32_t& part = i < 4 ? word.x : i < 8 ? word.y : i < 12 ? word.z : word.w;
-    set_byte(part, i % 4, value);
-}
+using course::device::byte_of;
+using course::device::set_byte;
+using course::device::store_word;
 
 // The bytes row[x .. x + sizeof(Word)) as one word (Word: std::uint32_t or
 // uint4), bytes outside the row's memory read as 0.
@@ -69,22 +56,6 @@ __device__ __forceinline__ Word load_word(const std::uint8_t* row, int x, int pi
         for (int i = 0; i < static_cast<int>(sizeof(Word)); ++i) set_byte(word, i, load_byte(row, x + i, pitch));
     }
     return word;
-}
-
-// Stores the bytes of `word` at row[x ..], none at or past `width`: one
-// 4- or 16-byte store when the word lies wholly inside the image row and
-// kAligned, byte by byte otherwise (at the right edge of an image whose
-// width is not a multiple of the word, and for rows that are not aligned).
-template <bool kAligned, typename Word>
-__device__ __forceinline__ void store_word(std::uint8_t* row, int x, int width, const Word& word) {
-    constexpr int kBytes = static_cast<int>(sizeof(Word));
-    if (kAligned && x + kBytes <= width) {
-        *reinterpret_cast<Word*>(row + x) = word;
-    } else {
-#pragma unroll
-        for (int i = 0; i < kBytes; ++i)
-            if (x + i < width) row[x + i] = byte_of(word, i);
-    }
 }
 
 }  // namespace convolution::device

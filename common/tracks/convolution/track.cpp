@@ -27,13 +27,6 @@ constexpr int kMaxPitchPad = 4096;
 constexpr int kMaxBlockSide = 64;
 constexpr int kMaxBlockThreads = 1024;
 
-// Spare bytes around a DeviceImage, and the alignment of its first pixel
-// (the texture alignment of current GPUs is 512 bytes).
-constexpr std::size_t kImageAlignment = 512;
-constexpr std::size_t kGuardBytes = 512;
-
-std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
-
 // The filter applied on the CPU, pixel by pixel, with `finish` turning each
 // weighted sum into a pixel; the frame copied.
 template <typename Finish>
@@ -60,32 +53,6 @@ std::vector<std::uint8_t> grey_pixels(const course::Image& image) {
     return image.pixels;
 }
 
-int checked_pitch(int width, int pitch) {
-    const int chosen = pitch == 0 ? default_pitch(width) : pitch;
-    if (chosen < width)
-        throw course::Error("convolution: a pitch of " + std::to_string(chosen) +
-                            " bytes is narrower than the image (" + std::to_string(width) + " pixels)");
-    return chosen;
-}
-
-// The device's texture alignment rules, asked once.
-struct TextureAlignment {
-    int pitch = 32;
-    int base = 512;
-};
-TextureAlignment texture_alignment() {
-    int device = 0;
-    TextureAlignment alignment;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.pitch, cudaDevAttrTexturePitchAlignment, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.base, cudaDevAttrTextureAlignment, device));
-    return alignment;
-}
-
-bool aligned_to(const void* pointer, std::size_t bytes) {
-    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
-}
-
 }  // namespace
 
 // --- Helpers ------------------------------------------------------------------------
@@ -102,8 +69,7 @@ dim3 grid_for(const Params& params, int pixels_per_thread, int rows_per_thread) 
 }
 
 bool rows_aligned(const Params& params, int bytes) {
-    return aligned_to(params.in, static_cast<std::size_t>(bytes)) &&
-           aligned_to(params.out, static_cast<std::size_t>(bytes)) && params.pitch % bytes == 0;
+    return course::rows_aligned(params.in, params.out, params.pitch, bytes);
 }
 
 int scale_shift(float scale) {
@@ -136,8 +102,6 @@ PackedFilter pack_for_dp4a(const Filter& filter) {
     return packed;
 }
 
-int default_pitch(int width) { return static_cast<int>(round_up(static_cast<std::size_t>(width), 128)); }
-
 // --- CPU reference and test pictures ---------------------------------------------
 
 std::vector<std::uint8_t> reference(const course::Image& image, const Filter& filter) {
@@ -145,91 +109,19 @@ std::vector<std::uint8_t> reference(const course::Image& image, const Filter& fi
                          [&](int sum) { return scale_and_clamp(sum, filter.scale); });
 }
 
-course::Image test_image(int width, int height, std::uint64_t seed) {
-    course::Image image = course::synthetic_image(width, height, 1, seed);
-    course::Rng rng(seed ^ 0x5eed);
-    for (auto& pixel : image.pixels) {
-        const auto roll = rng.integer(0, 99);
-        if (roll == 0) pixel = 0;
-        if (roll == 1) pixel = 255;
-    }
-    return image;
-}
-
-// --- Images on the GPU ------------------------------------------------------------------
-
-DeviceImage::DeviceImage(int width, int height, int pitch)
-    : width_(width), height_(height), pitch_(pitch),
-      storage_(static_cast<std::size_t>(pitch) * height + 2 * kGuardBytes + kImageAlignment) {
-    const auto base = reinterpret_cast<std::uintptr_t>(storage_.data());
-    offset_ = round_up(base + kGuardBytes, kImageAlignment) - base;
-}
-
-void DeviceImage::upload(const std::vector<std::uint8_t>& pixels) {
-    if (pixels.size() != static_cast<std::size_t>(width_) * height_)
-        throw course::Error("DeviceImage::upload: size mismatch");
-    CUDA_CHECK(cudaMemcpy2D(data(), static_cast<std::size_t>(pitch_), pixels.data(), static_cast<std::size_t>(width_),
-                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
-                            cudaMemcpyHostToDevice));
-    // A copy from pageable memory may return before its DMA is done, and the
-    // harness's stream does not wait for the default stream: wait here.
-    CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-void DeviceImage::fill(std::uint8_t pattern, cudaStream_t stream) { storage_.fill_bytes(pattern, stream); }
-
-std::vector<std::uint8_t> DeviceImage::download() const {
-    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width_) * height_);
-    CUDA_CHECK(cudaMemcpy2D(pixels.data(), static_cast<std::size_t>(width_), data(), static_cast<std::size_t>(pitch_),
-                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
-                            cudaMemcpyDeviceToHost));
-    return pixels;
-}
-
 // --- The problem -----------------------------------------------------------------------
 
 Problem::Problem(const course::Image& image, int pitch, const Filter& filter)
-    : input_(grey_pixels(image)), expected_(reference(image, filter)),
-      in_(image.width, image.height, checked_pitch(image.width, pitch)),
-      out_(image.width, image.height, checked_pitch(image.width, pitch)) {
-    // The padding and spare bytes of the input hold a fixed pattern: a
-    // kernel may read them (whole words near the right edge), never use them.
-    in_.fill(0x5a, nullptr);
-    in_.upload(input_);
-}
+    : ByteImages("convolution", image, reference(image, filter), pitch) {}
 
 Params Problem::params() const {
     Params params;
-    params.in = in_.data();
-    params.out = const_cast<std::uint8_t*>(out_.data());
+    params.in = in();
+    params.out = const_cast<Problem*>(this)->out();
     params.width = width();
     params.height = height();
-    params.pitch = pitch();
+    params.pitch = this->pitch();
     return params;
-}
-
-course::TextureObject Problem::texture(const cudaTextureDesc& desc) {
-    static const TextureAlignment alignment = texture_alignment();
-    const DeviceImage* source = &in_;
-    if (pitch() % alignment.pitch != 0 || !aligned_to(in_.data(), static_cast<std::size_t>(alignment.base))) {
-        if (static_cast<std::size_t>(alignment.base) > kImageAlignment)
-            throw course::Error("convolution: this GPU aligns textures to " + std::to_string(alignment.base) +
-                                " bytes, more than the track's images (" + std::to_string(kImageAlignment) + ")");
-        if (!texture_copy_) {
-            texture_copy_.emplace(width(), height(),
-                                  static_cast<int>(round_up(static_cast<std::size_t>(width()), alignment.pitch)));
-            texture_copy_->upload(input_);
-        }
-        source = &*texture_copy_;
-    }
-    cudaResourceDesc resource{};
-    resource.resType = cudaResourceTypePitch2D;
-    resource.res.pitch2D.devPtr = const_cast<std::uint8_t*>(source->data());
-    resource.res.pitch2D.desc = cudaCreateChannelDesc<unsigned char>();
-    resource.res.pitch2D.width = static_cast<std::size_t>(width());
-    resource.res.pitch2D.height = static_cast<std::size_t>(height());
-    resource.res.pitch2D.pitchInBytes = static_cast<std::size_t>(source->pitch());
-    return course::TextureObject(resource, desc);
 }
 
 course::KernelRun Problem::run(Launcher launch, const Params& params) {
@@ -238,75 +130,6 @@ course::KernelRun Problem::run(Launcher launch, const Params& params) {
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
         [this]() { return check(); },
     };
-}
-
-void Problem::poison(std::uint8_t pattern, cudaStream_t stream) {
-    out_.fill(pattern, stream);
-    last_poison_ = pattern;
-}
-
-void Problem::copy_frame(cudaStream_t stream) {
-    const int w = width(), h = height();
-    const std::size_t p = static_cast<std::size_t>(pitch());
-    auto copy = [&](int x, int y, int columns, int rows) {
-        if (columns <= 0 || rows <= 0) return;
-        const std::size_t at = static_cast<std::size_t>(y) * p + static_cast<std::size_t>(x);
-        CUDA_CHECK(cudaMemcpy2DAsync(out_.data() + at, p, in_.data() + at, p, static_cast<std::size_t>(columns),
-                                     static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream));
-    };
-    // Rows [0, top) and [bottom, h) whole; in between, columns [0, left) and [right, w).
-    const int top = std::min(kRadius, h), bottom = std::max(top, h - kRadius);
-    const int left = std::min(kRadius, w), right = std::max(left, w - kRadius);
-    copy(0, 0, w, top);
-    copy(0, bottom, w, h - bottom);
-    copy(0, top, left, bottom - top);
-    copy(right, top, w - right, bottom - top);
-}
-
-course::CheckResult Problem::check(const std::vector<std::uint8_t>& expected) const {
-    const std::vector<std::uint8_t> all = out_.download_all();
-    const std::size_t start = out_.offset(), p = static_cast<std::size_t>(pitch());
-    const std::size_t w = static_cast<std::size_t>(width()), h = static_cast<std::size_t>(height());
-    course::CheckResult result = course::compare_exact_2d(all.data() + start, p, expected.data(), w, h);
-    if (!result.ok) return result;
-
-    // Every byte that is not a pixel must still hold the poison: a kernel
-    // that stores a whole word across the end of a row, or past the last
-    // row, is caught here even when the pixels came out right.
-    std::size_t changed = 0;
-    std::string first;
-    auto look = [&](std::size_t i) {
-        if (all[i] == last_poison_) return;
-        if (changed++ > 0) return;
-        char where[160];
-        if (i < start)
-            std::snprintf(where, sizeof where, "%zu bytes before the first row", start - i);
-        else if (i >= start + p * h)
-            std::snprintf(where, sizeof where, "%zu bytes after the last row", i - (start + p * h) + 1);
-        else
-            std::snprintf(where, sizeof where, "byte %zu of row %zu (the row padding: the image is %zu wide)",
-                          (i - start) % p, (i - start) / p, w);
-        char value[64];
-        std::snprintf(value, sizeof value, ": 0x%02x where the poison 0x%02x was", all[i], last_poison_);
-        first = std::string(where) + value;
-    };
-    for (std::size_t i = 0; i < start; ++i) look(i);
-    for (std::size_t y = 0; y < h; ++y)
-        for (std::size_t i = start + y * p + w; i < start + (y + 1) * p; ++i) look(i);
-    for (std::size_t i = start + p * h; i < all.size(); ++i) look(i);
-    if (changed > 0)
-        return course::failed_check("every pixel is right, but " + std::to_string(changed) +
-                                    " bytes outside the image were written; the first is " + first);
-    return result;
-}
-
-course::Image Problem::output() const {
-    course::Image image;
-    image.width = width();
-    image.height = height();
-    image.channels = 1;
-    image.pixels = out_.download();
-    return image;
 }
 
 // --- Settings ------------------------------------------------------------------------------
@@ -351,30 +174,6 @@ Settings settings_from(const course::Options& options) {
 // --- References: the copy and NPP -------------------------------------------------------
 
 namespace {
-
-// The image copied device to device: it reads and writes the same bytes as a
-// filter step must at least, so its time is the bandwidth ceiling for this
-// image, and it should be the fastest copy there is. Rows that follow each
-// other with no padding are one block of memory, copied with a plain
-// cudaMemcpyAsync (the 2-D form of the same copy was measured much slower on
-// the H200: see the track README); padded rows need the 2-D form, which
-// leaves the padding alone.
-course::KernelRun copy_run(Problem& problem) {
-    return course::KernelRun{
-        [&problem](cudaStream_t stream) {
-            const std::size_t p = static_cast<std::size_t>(problem.pitch());
-            const std::size_t w = static_cast<std::size_t>(problem.width()),
-                              h = static_cast<std::size_t>(problem.height());
-            if (p == w)
-                CUDA_CHECK(cudaMemcpyAsync(problem.out(), problem.in(), w * h, cudaMemcpyDeviceToDevice, stream));
-            else
-                CUDA_CHECK(
-                    cudaMemcpy2DAsync(problem.out(), p, problem.in(), p, w, h, cudaMemcpyDeviceToDevice, stream));
-        },
-        [&problem](std::uint8_t pattern, cudaStream_t stream) { problem.poison(pattern, stream); },
-        [&problem]() { return problem.check(problem.input_pixels()); },
-    };
-}
 
 #ifdef COURSE_HAVE_NPP
 
@@ -580,7 +379,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
         rung.label = "copy";
         rung.title = "device-to-device copy of the same image";
         rung.work = problem.bytes_moved();
-        rung = course::measure(harness, rung, copy_run(problem));
+        rung = course::measure(harness, rung, problem.copy_run());
         rung.extra_values = {"-", ""};
         ladder.rungs.push_back(rung);
     }

@@ -1,0 +1,228 @@
+#include "course/byte_image.h"
+
+#include "course/check.h"
+#include "course/random.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace course {
+
+namespace {
+
+// Spare bytes around a DeviceImage, and the alignment of its first pixel
+// (the texture alignment of current GPUs is 512 bytes).
+constexpr std::size_t kImageAlignment = 512;
+constexpr std::size_t kGuardBytes = 512;
+
+std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+bool aligned_to(const void* pointer, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
+
+// The device's texture alignment rules, asked once.
+struct TextureAlignment {
+    int pitch = 32;
+    int base = 512;
+};
+TextureAlignment texture_alignment() {
+    int device = 0;
+    TextureAlignment alignment;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.pitch, cudaDevAttrTexturePitchAlignment, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&alignment.base, cudaDevAttrTextureAlignment, device));
+    return alignment;
+}
+
+const std::vector<std::uint8_t>& grey_pixels(const std::string& track, const Image& image) {
+    if (image.channels != 1) throw Error(track + ": the image must have 1 channel (grey)");
+    if (image.width <= 0 || image.height <= 0) throw Error(track + ": the image is empty");
+    return image.pixels;
+}
+
+int checked_pitch(const std::string& track, int width, int pitch) {
+    const int chosen = pitch == 0 ? default_pitch(width) : pitch;
+    if (chosen < width)
+        throw Error(track + ": a pitch of " + std::to_string(chosen) + " bytes is narrower than the image (" +
+                    std::to_string(width) + " pixels)");
+    return chosen;
+}
+
+}  // namespace
+
+int default_pitch(int width) { return static_cast<int>(round_up(static_cast<std::size_t>(width), 128)); }
+
+Image speckled_image(int width, int height, std::uint64_t seed) {
+    Image image = synthetic_image(width, height, 1, seed);
+    Rng rng(seed ^ 0x5eed);
+    for (auto& pixel : image.pixels) {
+        const auto roll = rng.integer(0, 99);
+        if (roll == 0) pixel = 0;
+        if (roll == 1) pixel = 255;
+    }
+    return image;
+}
+
+bool rows_aligned(const void* in, const void* out, int pitch, int bytes) {
+    return aligned_to(in, static_cast<std::size_t>(bytes)) && aligned_to(out, static_cast<std::size_t>(bytes)) &&
+           pitch % bytes == 0;
+}
+
+// --- DeviceImage ---------------------------------------------------------------------------
+
+DeviceImage::DeviceImage(int width, int height, int pitch)
+    : width_(width), height_(height), pitch_(pitch),
+      storage_(static_cast<std::size_t>(pitch) * height + 2 * kGuardBytes + kImageAlignment) {
+    const auto base = reinterpret_cast<std::uintptr_t>(storage_.data());
+    offset_ = round_up(base + kGuardBytes, kImageAlignment) - base;
+}
+
+void DeviceImage::upload(const std::vector<std::uint8_t>& pixels) {
+    if (pixels.size() != static_cast<std::size_t>(width_) * height_) throw Error("DeviceImage::upload: size mismatch");
+    CUDA_CHECK(cudaMemcpy2D(data(), static_cast<std::size_t>(pitch_), pixels.data(), static_cast<std::size_t>(width_),
+                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
+                            cudaMemcpyHostToDevice));
+    // A copy from pageable memory may return before its DMA is done, and the
+    // harness's stream does not wait for the default stream: wait here.
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void DeviceImage::fill(std::uint8_t pattern, cudaStream_t stream) { storage_.fill_bytes(pattern, stream); }
+
+std::vector<std::uint8_t> DeviceImage::download() const {
+    std::vector<std::uint8_t> pixels(static_cast<std::size_t>(width_) * height_);
+    CUDA_CHECK(cudaMemcpy2D(pixels.data(), static_cast<std::size_t>(width_), data(), static_cast<std::size_t>(pitch_),
+                            static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
+                            cudaMemcpyDeviceToHost));
+    return pixels;
+}
+
+// --- ByteImages ----------------------------------------------------------------------------
+
+ByteImages::ByteImages(const char* track, const Image& image, std::vector<std::uint8_t> expected, int pitch)
+    : track_(track), input_(grey_pixels(track_, image)), expected_(std::move(expected)),
+      in_(image.width, image.height, checked_pitch(track_, image.width, pitch)),
+      out_(image.width, image.height, checked_pitch(track_, image.width, pitch)) {
+    if (expected_.size() != input_.size())
+        throw Error(track_ + ": the expected image has " + std::to_string(expected_.size()) + " pixels, the input " +
+                    std::to_string(input_.size()));
+    // The padding and spare bytes of the input hold a fixed pattern: a
+    // kernel may read them (whole words near the right edge), never use them.
+    in_.fill(0x5a, nullptr);
+    in_.upload(input_);
+}
+
+TextureObject ByteImages::texture(const cudaTextureDesc& desc) {
+    static const TextureAlignment alignment = texture_alignment();
+    const DeviceImage* source = &in_;
+    if (pitch() % alignment.pitch != 0 || !aligned_to(in_.data(), static_cast<std::size_t>(alignment.base))) {
+        if (static_cast<std::size_t>(alignment.base) > kImageAlignment)
+            throw Error(track_ + ": this GPU aligns textures to " + std::to_string(alignment.base) +
+                        " bytes, more than the track's images (" + std::to_string(kImageAlignment) + ")");
+        if (!texture_copy_) {
+            texture_copy_.emplace(width(), height(),
+                                  static_cast<int>(round_up(static_cast<std::size_t>(width()), alignment.pitch)));
+            texture_copy_->upload(input_);
+        }
+        source = &*texture_copy_;
+    }
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypePitch2D;
+    resource.res.pitch2D.devPtr = const_cast<std::uint8_t*>(source->data());
+    resource.res.pitch2D.desc = cudaCreateChannelDesc<unsigned char>();
+    resource.res.pitch2D.width = static_cast<std::size_t>(width());
+    resource.res.pitch2D.height = static_cast<std::size_t>(height());
+    resource.res.pitch2D.pitchInBytes = static_cast<std::size_t>(source->pitch());
+    return TextureObject(resource, desc);
+}
+
+void ByteImages::poison(std::uint8_t pattern, cudaStream_t stream) {
+    out_.fill(pattern, stream);
+    last_poison_ = pattern;
+}
+
+void ByteImages::copy_frame(int frame, cudaStream_t stream) {
+    const int w = width(), h = height();
+    const std::size_t p = static_cast<std::size_t>(pitch());
+    auto copy = [&](int x, int y, int columns, int rows) {
+        if (columns <= 0 || rows <= 0) return;
+        const std::size_t at = static_cast<std::size_t>(y) * p + static_cast<std::size_t>(x);
+        CUDA_CHECK(cudaMemcpy2DAsync(out_.data() + at, p, in_.data() + at, p, static_cast<std::size_t>(columns),
+                                     static_cast<std::size_t>(rows), cudaMemcpyDeviceToDevice, stream));
+    };
+    // Rows [0, top) and [bottom, h) whole; in between, columns [0, left) and [right, w).
+    const int top = std::min(frame, h), bottom = std::max(top, h - frame);
+    const int left = std::min(frame, w), right = std::max(left, w - frame);
+    copy(0, 0, w, top);
+    copy(0, bottom, w, h - bottom);
+    copy(0, top, left, bottom - top);
+    copy(right, top, w - right, bottom - top);
+}
+
+CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
+    const std::vector<std::uint8_t> all = out_.download_all();
+    const std::size_t start = out_.offset(), p = static_cast<std::size_t>(pitch());
+    const std::size_t w = static_cast<std::size_t>(width()), h = static_cast<std::size_t>(height());
+    CheckResult result = compare_exact_2d(all.data() + start, p, expected.data(), w, h);
+    if (!result.ok) return result;
+
+    // Every byte that is not a pixel must still hold the poison: a kernel
+    // that stores a whole word across the end of a row, or past the last
+    // row, is caught here even when the pixels came out right.
+    std::size_t changed = 0;
+    std::string first;
+    auto look = [&](std::size_t i) {
+        if (all[i] == last_poison_) return;
+        if (changed++ > 0) return;
+        char where[160];
+        if (i < start)
+            std::snprintf(where, sizeof where, "%zu bytes before the first row", start - i);
+        else if (i >= start + p * h)
+            std::snprintf(where, sizeof where, "%zu bytes after the last row", i - (start + p * h) + 1);
+        else
+            std::snprintf(where, sizeof where, "byte %zu of row %zu (the row padding: the image is %zu wide)",
+                          (i - start) % p, (i - start) / p, w);
+        char value[64];
+        std::snprintf(value, sizeof value, ": 0x%02x where the poison 0x%02x was", all[i], last_poison_);
+        first = std::string(where) + value;
+    };
+    for (std::size_t i = 0; i < start; ++i) look(i);
+    for (std::size_t y = 0; y < h; ++y)
+        for (std::size_t i = start + y * p + w; i < start + (y + 1) * p; ++i) look(i);
+    for (std::size_t i = start + p * h; i < all.size(); ++i) look(i);
+    if (changed > 0)
+        return failed_check("every pixel is right, but " + std::to_string(changed) +
+                            " bytes outside the image were written; the first is " + first);
+    return result;
+}
+
+// Rows that follow each other with no padding are one block of memory,
+// copied with a plain cudaMemcpyAsync (the 2-D form of the same copy was
+// measured much slower on the H200: see the convolution track's README);
+// padded rows need the 2-D form, which leaves the padding alone.
+KernelRun ByteImages::copy_run() {
+    return KernelRun{
+        [this](cudaStream_t stream) {
+            const std::size_t p = static_cast<std::size_t>(pitch());
+            const std::size_t w = static_cast<std::size_t>(width()), h = static_cast<std::size_t>(height());
+            if (p == w)
+                CUDA_CHECK(cudaMemcpyAsync(out(), in(), w * h, cudaMemcpyDeviceToDevice, stream));
+            else
+                CUDA_CHECK(cudaMemcpy2DAsync(out(), p, in(), p, w, h, cudaMemcpyDeviceToDevice, stream));
+        },
+        [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
+        [this]() { return check(input_); },
+    };
+}
+
+Image ByteImages::output() const {
+    Image image;
+    image.width = width();
+    image.height = height();
+    image.channels = 1;
+    image.pixels = out_.download();
+    return image;
+}
+
+}  // namespace course
