@@ -1,0 +1,107 @@
+#include "sobel/helpers.h"
+
+#include "doctest_include.h"
+#include "gpu_test.h"
+
+#include "speed_rule.h"
+
+namespace sobel::testing {
+
+std::string Shape::describe() const {
+    return std::to_string(width) + "x" + std::to_string(height) + ", pitch " +
+           (pitch == 0 ? "default" : std::to_string(pitch));
+}
+
+const std::vector<Shape>& grading_shapes() {
+    static const std::vector<Shape> shapes = {
+        {1, 1},
+        {2, 2},
+        {3, 3},
+        {5, 7},
+        {31, 33},
+        {1001, 7},
+        {3, 1031},
+        {16, 40},
+        {17, 70},
+        {528, 70},
+        {2053, 1031},
+        // Odd pitches: padding after each row (a word stored across the row's
+        // end lands there and is caught), none at all, and a pitch that is a
+        // multiple of 4 but not of 16 (16-byte words fall back to bytes).
+        {31, 33, 33},
+        {1001, 7, 1001},
+        {1001, 7, 1003},
+        {2053, 103, 2061},
+        {127, 65, 132},
+    };
+    return shapes;
+}
+
+void check_every_shape(const Step& step) {
+    for (const Shape& shape : grading_shapes()) {
+        CAPTURE(shape.describe());
+        Problem problem(course::speckled_image(shape.width, shape.height, 1000 + shape.width), shape.pitch);
+        course::TextureObject texture;
+        if (step.texture != nullptr) texture = problem.texture(step.texture());
+        Params params = problem.params();
+        params.texture = texture.get();
+        const auto result = course::check_once(course::testing::harness(), problem.run(step.launch, params));
+        CHECK_MESSAGE(result.ok, result.summary());
+    }
+}
+
+void check_reads_through_texture(const Step& step) {
+    REQUIRE_MESSAGE(static_cast<bool>(step.texture), "not a texture step");
+    for (const Shape& shape : {Shape{127, 65}, Shape{1001, 7, 1003}}) {
+        CAPTURE(shape.describe());
+        Problem problem(course::speckled_image(shape.width, shape.height, 77), shape.pitch);
+        course::DeviceImage decoy(shape.width, shape.height, problem.pitch());
+        // Another picture (not the negative: that has the same edges).
+        decoy.upload(course::speckled_image(shape.width, shape.height, 78).pixels);
+        const course::TextureObject texture = problem.texture(step.texture());
+        Params params = problem.params();
+        params.in = decoy.data();
+        params.texture = texture.get();
+        const auto result = course::check_once(course::testing::harness(), problem.run(step.launch, params));
+        CHECK_MESSAGE(result.ok, "with Params::in pointing at another picture: ", result.summary(),
+                      " (a texture step must read its input through params.texture)");
+    }
+}
+
+course::KernelLaunch launch_of(const Step& step) {
+    Problem problem(course::speckled_image(2048, 2048, 3));
+    course::TextureObject texture;
+    if (step.texture != nullptr) texture = problem.texture(step.texture());
+    Params params = problem.params();
+    params.texture = texture.get();
+    const course::LaunchRecord record = course::record_launches(problem.run(step.launch, params).launch);
+    REQUIRE_MESSAGE(record.kernels.size() == 1, "a step launches one kernel; this one launches ",
+                    record.kernels.size());
+    return record.kernels.front();
+}
+
+void check_speed(std::vector<Step> steps, const std::string& advice) {
+    REQUIRE_MESSAGE((steps.size() == 2 || steps.size() == 3), "a race is [previous,] reference, graded");
+    const std::size_t graded = steps.size() - 1;
+    std::vector<std::string> titles;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        titles.push_back(i == graded ? course::testing::graded_title(steps[i].number)
+                                     : course::testing::solution_title(steps[i].number));
+    for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
+    course::Options options;
+    options.size = "4096";
+    for (const auto& spec : track_options()) options.extra[spec.name] = spec.default_value;
+
+    const auto race = [&] {
+        course::Ladder ladder = measure_ladder(
+            steps, course::TrackRun{options, course::testing::harness(), steps.back().number}, /*references=*/false);
+        course::testing::SpeedAttempt attempt;
+        attempt.table = course::testing::mark_and_format(ladder, graded);
+        REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
+        attempt.measures.push_back({"time", course::testing::fraction_of_reference(ladder, graded)});
+        return attempt;
+    };
+    course::testing::check_speed_rule("sobel " + course::step_label(steps.back().number), race, advice);
+}
+
+}  // namespace sobel::testing
