@@ -1,4 +1,4 @@
-// Grading test of Sobel step 05 (16-byte strips, the window in registers). Built
+// Grading test of Sobel step 05 (16-byte strips, the window in registers, half2). Built
 // twice: against lessons/sobel/05_register_strips/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
 #include "doctest_include.h"
@@ -40,6 +40,7 @@ TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step
     if (!course::testing::timing_is_meaningful()) return;
     testing::check_speed({kPrevious, kReference, kStep},
                          "one 16-byte load per row of a 16-column strip, each row loaded once and kept in "
-                         "registers for the three output rows that need it; the README's Nsight Compute command "
-                         "counts the load instructions and the DRAM bytes");
+                         "registers for the three output rows that need it, the next row loaded a row ahead, the "
+                         "arithmetic on __half2 pairs (two pixels per instruction); the README's Nsight Compute "
+                         "command counts the instructions and the DRAM bytes");
 }

@@ -1,6 +1,6 @@
 // Sobel, step 05: no texture, no shared memory: each thread a strip of 16
-// columns, sliding down its rows with the window in registers. (your
-// starting point: step 04's solution)
+// columns, sliding down its rows with the window in registers, two pixels
+// per instruction in half2. (your starting point: step 04's solution)
 //
 // Do the TODO(step 05)s; README.md in this folder explains why. Run with
 //     meson compile -C build sobel-05 && build/lessons/sobel-05
@@ -21,7 +21,10 @@ using device::pixel;
 
 // TODO(step 05): the strips' shape: kStrip = 16 columns per thread (one
 // uint4), kThreadsX = 32 by kThreadsY = 4 threads per block, kRows = 8
-// output rows per thread.
+// output rows per thread. Each row of a strip: one 16-byte load and the two
+// pixels beside it, the next row loaded while this one is computed. The
+// arithmetic on __half2 column pairs (#include <cuda_fp16.h>), two pixels
+// per instruction: see the README for the byte-to-half trick (0x6400).
 constexpr int kTileWidth = 64;     // threads per block along x, one column each
 constexpr int kThreadRows = 4;     // threads per block along y
 constexpr int kRowsPerThread = 8;  // the run of rows each thread computes
