@@ -33,7 +33,7 @@ TEST_CASE("step 05 uses neither shared memory nor local memory, and each thread 
                   mine.blocks() * mine.threads_per_block(),
                   " threads for 2048x2048 pixels; the reference "
                   "solution runs ",
-                  reference.blocks() * reference.threads_per_block(), " (16 columns and 8 rows each)");
+                  reference.blocks() * reference.threads_per_block(), " (16 columns and 4 rows each)");
 }
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {

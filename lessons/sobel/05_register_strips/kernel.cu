@@ -20,7 +20,7 @@ namespace {
 using device::pixel;
 
 // TODO(step 05): the strips' shape: kStrip = 16 columns per thread (one
-// uint4), kThreadsX = 32 by kThreadsY = 4 threads per block, kRows = 8
+// uint4), kThreadsX = 32 by kThreadsY = 4 threads per block, kRows = 4
 // output rows per thread. Each row of a strip: one 16-byte load and the two
 // pixels beside it, the next row loaded while this one is computed. The
 // arithmetic on __half2 column pairs (#include <cuda_fp16.h>), two pixels

@@ -57,7 +57,7 @@ using device::store_word;
 constexpr int kStrip = 16;     // columns per thread: one 16-byte word
 constexpr int kThreadsX = 32;  // a warp side by side: 512 consecutive bytes of a row
 constexpr int kThreadsY = 4;
-constexpr int kRows = 8;  // output rows per thread: (kRows + 2) row loads for kRows rows
+constexpr int kRows = 4;  // output rows per thread: (kRows + 2) row loads for kRows rows
 static_assert(kStrip == static_cast<int>(sizeof(uint4)), "a strip is one 16-byte word");
 
 // One row of a strip as loaded: its 16 bytes and the pixels on either side.
