@@ -159,4 +159,6 @@ TEST_CASE("step labels and fixed-point numbers") {
     CHECK(course::step_label(12) == "12");
     CHECK(course::format_fixed(3.14159, 2) == "3.14");
     CHECK(course::format_fixed(2.0, 0) == "2");
+    CHECK(course::format_percent(0.918) == "91.8%");
+    CHECK(course::format_percent(1.0) == "100.0%");
 }

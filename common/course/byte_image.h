@@ -7,6 +7,7 @@
 #include "course/buffers.h"
 #include "course/compare.h"
 #include "course/image.h"
+#include "course/options.h"
 #include "course/runner.h"
 #include "course/texture.h"
 
@@ -28,6 +29,10 @@ int default_pitch(int width);
 // sprinkle of black and white pixels so that a clamp to 0..255 is hit at
 // both ends.
 Image speckled_image(int width, int height, std::uint64_t seed);
+
+// --pitch-pad N: bytes added to every row's pitch, 0 to 4096 (throws
+// UsageError otherwise). The tracks on 8-bit images use it to misalign rows.
+int pitch_pad_option(const Options& options);
 
 // True when `in`, `out` and every row start on a `bytes`-byte boundary
 // (both pointers and the pitch are multiples of `bytes`): only then may a
@@ -100,6 +105,8 @@ public:
     // The image copied device to device, checked against the input: the
     // bandwidth ceiling for a filter that reads and writes every pixel once.
     KernelRun copy_run();
+    // The ladder's "copy" row: copy_run() measured.
+    Rung copy_rung(Harness& harness);
 
     const std::vector<std::uint8_t>& input_pixels() const { return input_; }
     const std::vector<std::uint8_t>& expected() const { return expected_; }

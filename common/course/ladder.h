@@ -80,6 +80,8 @@ std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row)
 std::string step_label(int number);
 // `value` with `decimals` digits after the point.
 std::string format_fixed(double value, int decimals);
+// A fraction as a percentage with one decimal: 0.918 -> "91.8%".
+std::string format_percent(double fraction);
 // A time as the table shows it: enough decimals that a 0.004 ms kernel and a
 // 148 ms one both read well ("148.0", "2.500", "0.0040").
 std::string format_milliseconds(double ms);

@@ -64,6 +64,16 @@ Image speckled_image(int width, int height, std::uint64_t seed) {
     return image;
 }
 
+int pitch_pad_option(const Options& options) {
+    constexpr int kMaxPitchPad = 4096;
+    const std::string& pad = options.option("pitch-pad");
+    if (pad == "0") return 0;
+    const int value = static_cast<int>(std::min<std::uint64_t>(parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
+    if (value > kMaxPitchPad)
+        throw UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
+    return value;
+}
+
 bool rows_aligned(const void* in, const void* out, int pitch, int bytes) {
     return aligned_to(in, static_cast<std::size_t>(bytes)) && aligned_to(out, static_cast<std::size_t>(bytes)) &&
            pitch % bytes == 0;
@@ -214,6 +224,14 @@ KernelRun ByteImages::copy_run() {
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
         [this]() { return check(input_); },
     };
+}
+
+Rung ByteImages::copy_rung(Harness& harness) {
+    Rung rung;
+    rung.label = "copy";
+    rung.title = "device-to-device copy of the same image";
+    rung.work = bytes_moved();
+    return measure(harness, rung, copy_run());
 }
 
 Image ByteImages::output() const {

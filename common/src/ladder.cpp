@@ -13,7 +13,7 @@ const char* unit_name(Unit unit) { return unit == Unit::bandwidth ? "GB/s" : "GF
 std::string fixed(double value, int decimals) { return format_fixed(value, decimals); }
 
 std::string ratio(const std::optional<double>& value) { return value ? fixed(*value, 2) + "x" : "-"; }
-std::string percent(const std::optional<double>& value) { return value ? fixed(100.0 * *value, 1) + "%" : "-"; }
+std::string percent(const std::optional<double>& value) { return value ? format_percent(*value) : "-"; }
 
 std::string pad_left(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
@@ -74,6 +74,8 @@ std::string format_fixed(double value, int decimals) {
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
 }
+
+std::string format_percent(double fraction) { return format_fixed(100.0 * fraction, 1) + "%"; }
 
 std::string format_milliseconds(double ms) {
     if (ms >= 100) return fixed(ms, 1);

@@ -23,7 +23,6 @@ namespace {
 // Images are limited so that every offset a kernel computes fits an int
 // (y * pitch + x < 2^31) and every grid fits the launch limits.
 constexpr int kMaxSide = 32768;
-constexpr int kMaxPitchPad = 4096;
 constexpr int kMaxBlockSide = 64;
 constexpr int kMaxBlockThreads = 1024;
 
@@ -160,13 +159,7 @@ Settings settings_from(const course::Options& options) {
                                  " threads (try 16x16, 16x8, 16x20 or 19x13)");
     settings.block = dim3(static_cast<unsigned>(shape[0]), static_cast<unsigned>(shape[1]));
 
-    const std::string& pad = options.option("pitch-pad");
-    settings.pitch_pad =
-        pad == "0"
-            ? 0
-            : static_cast<int>(std::min<std::uint64_t>(course::parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
-    if (settings.pitch_pad > kMaxPitchPad)
-        throw course::UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
+    settings.pitch_pad = course::pitch_pad_option(options);
 
     return settings;
 }
@@ -305,12 +298,6 @@ course::Image load_input(const Settings& settings, std::uint64_t seed) {
     return course::load_requested_image({settings.width, settings.height, settings.input}, seed, kMaxSide);
 }
 
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
-
 }  // namespace
 
 bool have_npp() {
@@ -375,11 +362,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
 
     // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
     {
-        course::Rung rung;
-        rung.label = "copy";
-        rung.title = "device-to-device copy of the same image";
-        rung.work = problem.bytes_moved();
-        rung = course::measure(harness, rung, problem.copy_run());
+        course::Rung rung = problem.copy_rung(harness);
         rung.extra_values = {"-", ""};
         ladder.rungs.push_back(rung);
     }
@@ -411,14 +394,14 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
 
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
-            rung.extra_values[1] = percent(copy.time.median_ms / rung.time.median_ms);
+            rung.extra_values[1] = course::format_percent(copy.time.median_ms / rung.time.median_ms);
     ladder.notes.push_back("memory-only ms: the same kernel, the same loads and stores, the weighted sums left out");
 
     // The course's targets for step 10 (tests/targets.cpp checks them), when the
     // ladder ends with it.
     const course::Rung& last = ladder.rungs[steps.size() - 1];
     if (steps.back().number == 10 && last.check.ok && copy.check.ok) {
-        std::string line = "step 10 reaches " + percent(copy.time.median_ms / last.time.median_ms) +
+        std::string line = "step 10 reaches " + course::format_percent(copy.time.median_ms / last.time.median_ms) +
                            " of the copy's bandwidth (target: 50%)";
         const auto npp =
             std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });

@@ -321,7 +321,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 #endif
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
-            rung.extra_values[0] = course::format_fixed(100.0 * copy.time.median_ms / rung.time.median_ms, 1) + "%";
+            rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);
     return {ladder};
 }
 

@@ -21,13 +21,6 @@ namespace {
 // Images are limited so that every offset a kernel computes fits an int
 // (y * pitch + x < 2^31) and every grid fits the launch limits.
 constexpr int kMaxSide = 32768;
-constexpr int kMaxPitchPad = 4096;
-
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
 
 }  // namespace
 
@@ -105,13 +98,7 @@ Settings settings_from(const course::Options& options) {
     settings.height = image.height;
     settings.input = image.input;
 
-    const std::string& pad = options.option("pitch-pad");
-    settings.pitch_pad =
-        pad == "0"
-            ? 0
-            : static_cast<int>(std::min<std::uint64_t>(course::parse_count(pad, "--pitch-pad"), kMaxPitchPad + 1));
-    if (settings.pitch_pad > kMaxPitchPad)
-        throw course::UsageError("--pitch-pad: \"" + pad + "\" is too large; at most " + std::to_string(kMaxPitchPad));
+    settings.pitch_pad = course::pitch_pad_option(options);
     return settings;
 }
 
@@ -230,11 +217,7 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
 
     // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
     {
-        course::Rung rung;
-        rung.label = "copy";
-        rung.title = "device-to-device copy of the same image";
-        rung.work = problem.bytes_moved();
-        rung = course::measure(harness, rung, problem.copy_run());
+        course::Rung rung = problem.copy_rung(harness);
         rung.extra_values = {""};
         ladder.rungs.push_back(rung);
     }
@@ -264,13 +247,13 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
 
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
-            rung.extra_values[0] = percent(copy.time.median_ms / rung.time.median_ms);
+            rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);
 
     // The course's targets for step 05 (tests/targets.cpp checks them), when
     // the ladder ends with it.
     const course::Rung& last = ladder.rungs[steps.size() - 1];
     if (steps.back().number == 5 && last.check.ok && copy.check.ok) {
-        std::string line = "step 05 reaches " + percent(copy.time.median_ms / last.time.median_ms) +
+        std::string line = "step 05 reaches " + course::format_percent(copy.time.median_ms / last.time.median_ms) +
                            " of the copy's bandwidth (target: 80%)";
         const auto npp =
             std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });
