@@ -67,6 +67,12 @@ private:
     std::size_t offset_ = 0;
 };
 
+// Compares `image` with `expected` (tightly packed), every pixel exactly;
+// then checks that every byte of its buffer outside the image (row padding,
+// spare bytes) still holds `poison`, the pattern it was filled with.
+CheckResult check_device_image(const DeviceImage& image, const std::vector<std::uint8_t>& expected,
+                               std::uint8_t poison);
+
 // A grey input image and an output image of the same size and pitch on the
 // GPU, with the output a correct kernel must write (the track's CPU
 // reference, computed by the caller).

@@ -26,6 +26,9 @@ struct CheckResult {
     std::size_t first_bad = 0;  // index of the first mismatch
     std::string first_detail;   // "got NaN, want 1.25"
     double max_abs_error = 0;   // largest |got - want| among finite elements
+    // Why a row was timed but not compared (a library that computes a
+    // different rule, shown as a time reference): empty for a real check.
+    std::string not_checked;
 
     // "ok" or "3 of 4097 wrong; first at [17]: got NaN, want 1.25"
     std::string summary() const;
@@ -151,5 +154,9 @@ CheckResult compare_scaled(const Got* got, const double* want, const double* sca
 
 // A result that could not be compared at all (the kernel crashed, ...).
 CheckResult failed_check(const std::string& reason);
+
+// A row that is only a time reference: it passes, and its check column
+// says "not checked: <why>".
+CheckResult unchecked(const std::string& why);
 
 }  // namespace course

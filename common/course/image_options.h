@@ -22,8 +22,9 @@ struct ImageRequest {
 // UsageError with the option's name.
 ImageRequest image_request(const Options& options, int default_side, int max_side);
 
-// The requested image, grey: the --input file, or the synthetic picture of
-// the requested size. Throws UsageError if the file has a side past max_side.
-Image load_requested_image(const ImageRequest& request, std::uint64_t seed, int max_side);
+// The requested image with `channels` channels (1: grey, 3: RGB): the
+// --input file, or the synthetic picture of the requested size. Throws
+// UsageError if the file has a side past max_side.
+Image load_requested_image(const ImageRequest& request, std::uint64_t seed, int max_side, int channels = 1);
 
 }  // namespace course

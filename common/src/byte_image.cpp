@@ -170,10 +170,14 @@ void ByteImages::copy_frame(int frame, cudaStream_t stream) {
     copy(right, top, w - right, bottom - top);
 }
 
-CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
-    const std::vector<std::uint8_t> all = out_.download_all();
-    const std::size_t start = out_.offset(), p = static_cast<std::size_t>(pitch());
-    const std::size_t w = static_cast<std::size_t>(width()), h = static_cast<std::size_t>(height());
+CheckResult check_device_image(const DeviceImage& image, const std::vector<std::uint8_t>& expected,
+                               std::uint8_t poison) {
+    const std::vector<std::uint8_t> all = image.download_all();
+    const std::size_t start = image.offset(), p = static_cast<std::size_t>(image.pitch());
+    const std::size_t w = static_cast<std::size_t>(image.width()), h = static_cast<std::size_t>(image.height());
+    if (expected.size() != w * h)
+        throw Error("check_device_image: the expected image has " + std::to_string(expected.size()) +
+                    " pixels, the image " + std::to_string(w * h));
     CheckResult result = compare_exact_2d(all.data() + start, p, expected.data(), w, h);
     if (!result.ok) return result;
 
@@ -183,7 +187,7 @@ CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
     std::size_t changed = 0;
     std::string first;
     auto look = [&](std::size_t i) {
-        if (all[i] == last_poison_) return;
+        if (all[i] == poison) return;
         if (changed++ > 0) return;
         char where[160];
         if (i < start)
@@ -194,7 +198,7 @@ CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
             std::snprintf(where, sizeof where, "byte %zu of row %zu (the row padding: the image is %zu wide)",
                           (i - start) % p, (i - start) / p, w);
         char value[64];
-        std::snprintf(value, sizeof value, ": 0x%02x where the poison 0x%02x was", all[i], last_poison_);
+        std::snprintf(value, sizeof value, ": 0x%02x where the poison 0x%02x was", all[i], poison);
         first = std::string(where) + value;
     };
     for (std::size_t i = 0; i < start; ++i) look(i);
@@ -205,6 +209,10 @@ CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
         return failed_check("every pixel is right, but " + std::to_string(changed) +
                             " bytes outside the image were written; the first is " + first);
     return result;
+}
+
+CheckResult ByteImages::check(const std::vector<std::uint8_t>& expected) const {
+    return check_device_image(out_, expected, last_poison_);
 }
 
 // Rows that follow each other with no padding are one block of memory,

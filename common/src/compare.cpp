@@ -3,7 +3,7 @@
 namespace course {
 
 std::string CheckResult::summary() const {
-    if (ok) return "ok";
+    if (ok) return not_checked.empty() ? "ok" : "not checked: " + not_checked;
     std::ostringstream out;
     if (checked == 0) {
         out << first_detail;
@@ -29,6 +29,12 @@ CheckResult failed_check(const std::string& reason) {
     CheckResult result;
     result.ok = false;
     result.first_detail = reason;
+    return result;
+}
+
+CheckResult unchecked(const std::string& why) {
+    CheckResult result;
+    result.not_checked = why;
     return result;
 }
 

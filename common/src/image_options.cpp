@@ -31,9 +31,9 @@ ImageRequest image_request(const Options& options, int default_side, int max_sid
     return request;
 }
 
-Image load_requested_image(const ImageRequest& request, std::uint64_t seed, int max_side) {
-    if (request.input.empty()) return synthetic_image(request.width, request.height, 1, seed);
-    Image image = load_image(request.input, 1);
+Image load_requested_image(const ImageRequest& request, std::uint64_t seed, int max_side, int channels) {
+    if (request.input.empty()) return synthetic_image(request.width, request.height, channels, seed);
+    Image image = load_image(request.input, channels);
     if (image.width > max_side || image.height > max_side)
         throw UsageError("--input: \"" + request.input + "\" is " + std::to_string(image.width) + "x" +
                          std::to_string(image.height) + "; each side can be at most " + std::to_string(max_side));

@@ -1,0 +1,46 @@
+// Shared by the image pipeline grading tests: the shapes every step is
+// checked at, the launches a step is graded on, and the race that the speed
+// rule reads.
+#pragma once
+
+#include "tracks/pipeline/track.h"
+
+#include "course/launches.h"
+#include "speed_rule.h"
+
+#include <string>
+#include <vector>
+
+namespace pipeline::testing {
+
+// An image size and the two pitches (0: the default, rows on 128-byte
+// boundaries).
+struct Shape {
+    int width;
+    int height;
+    int rgb_pitch = 0;
+    int pitch = 0;
+    std::string describe() const;
+};
+
+// Every shape a step must be exact at: smaller than the blur (1x1 .. 7x7),
+// odd sizes, long and flat, tall and thin, the edges of a warp's span in
+// step 06 (120, 124, 128 and 129 wide), past a power of two; and odd pitches
+// (a word stored across a row's end lands in the padding and is caught; 4-byte
+// words fall back to bytes).
+const std::vector<Shape>& grading_shapes();
+
+// Runs `step` once at every grading shape, on a test picture with black and
+// white specks in every channel, and checks every pixel (and that nothing
+// outside the image was written).
+void check_every_shape(const Step& step);
+
+// The kernels `step` launches for a 2048x2048 image, in order.
+course::LaunchRecord launches_of(const Step& step);
+
+// The speed rule (tests/speed_rule.h) at 4096x4096: `steps` are the step
+// before's solution (left out for step 01), the reference solution of the
+// step, and the kernel graded, last.
+void check_speed(std::vector<Step> steps, const std::string& advice);
+
+}  // namespace pipeline::testing

@@ -1,0 +1,50 @@
+// Grading test of pipeline step 06 (the fused kernel tuned). Built twice: against
+// lessons/pipeline/06_fused_strips/kernel.cu (suite "grade") and against the reference
+// solution (suite "solutions").
+#include "doctest_include.h"
+
+#include "gpu_test.h"
+#include "pipeline/helpers.h"
+
+COURSE_SOLUTION_LAUNCHER(pipeline, step06_fused_strips)
+
+namespace {
+
+using namespace pipeline;
+
+const Step kStep{6, "step 06", step06_fused_strips};
+const Step kReference{6, "", solution::step06_fused_strips};
+const Step kPrevious{5, "", step05_fused};
+}  // namespace
+
+TEST_CASE("step 06 is exact at every grading size and pitch, the border included") {
+    testing::check_every_shape(kStep);
+}
+
+TEST_CASE("step 06 is one kernel that keeps its rows in registers, several pixels per thread") {
+    const course::LaunchRecord record = testing::launches_of(kStep);
+    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: step 06 is one fused kernel");
+    const course::KernelLaunch mine = record.kernels[0];
+    const course::KernelLaunch reference = testing::launches_of(kReference).kernels.at(0);
+    CHECK_MESSAGE(mine.shared_bytes() <= reference.shared_bytes(), mine.shared_bytes(),
+                  " bytes of shared memory; the reference stages only the RGB rows in flight there (",
+                  reference.shared_bytes(),
+                  " bytes): neighbouring columns come from the neighbouring lanes (__shfl), "
+                  "earlier rows from registers");
+    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
+                  " bytes of local memory per thread: index the register windows with constants only (unrolled loops)");
+    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
+                  mine.blocks() * mine.threads_per_block(), " threads for 2048x2048 pixels; the reference runs ",
+                  reference.blocks() * reference.threads_per_block(), " (4 columns and 32 rows each)");
+}
+
+TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
+    if (!course::testing::timing_is_meaningful()) return;
+    // The course's speed rule (tests/speed_rule.h); the figures measured with it
+    // are in lessons/pipeline/06_fused_strips/README.md.
+    testing::check_speed(
+        {kPrevious, kReference, kStep},
+        "a warp walks down a strip 128 columns wide, each lane 4 columns: three 4-byte RGB loads and one 4-byte store "
+        "per row, the last 7 row sums and 3 blurred rows in registers, neighbouring columns by __shfl, the arithmetic "
+        "on packed bytes with __dp4a; the README's Nsight Compute command counts the instructions");
+}
