@@ -21,23 +21,21 @@ using device::grey_at;
 
 // TODO(step 06): the tuned kernel replaces the tiles below (README.md walks
 // through it). A warp owns a span of 128 columns, each lane 4 of them, and
-// walks down a strip of 32 rows; lanes 0 and 31 only compute the halo, so a
+// walks down a strip of 16 rows; lanes 0 and 31 only compute the halo, so a
 // warp writes 120 columns. Per grey row: the lane's 12 RGB bytes as three
-// words (staged through a small cp.async ring in shared memory, a few rows
-// ahead, so that each load is 16 coalesced bytes), the 4 greys with __dp4a
-// (the weights split into high and low bytes), the neighbours' greys by
-// __shfl_up_sync / __shfl_down_sync, the 7-tap row sums with __dp4a, two per
-// 32-bit register; the last 7 rows of sums and 3 blurred rows stay in
-// registers (fully unrolled loop, constant indices). Warps whose span leaves
-// the image, or rows not 16-byte aligned, read bytes (device::grey_at-style)
-// with the same code after the load.
+// 4-byte loads, the 4 greys with __dp4a (the weights split into high and
+// low bytes), the neighbours' greys by __shfl_up_sync / __shfl_down_sync,
+// the 7-tap row sums with __dp4a, two per 32-bit register; the last 7 rows
+// of sums and 3 blurred rows stay in registers (fully unrolled loop,
+// constant indices). Warps whose span leaves the image, or rows not 4-byte
+// aligned, read and write bytes, with the same code in between.
 constexpr int kBlockX = 32, kBlockY = 8;                   // one edge pixel per thread
 constexpr int kBlurX = kBlockX + 2, kBlurY = kBlockY + 2;  // the blurred tile: the Sobel's 1-pixel halo
 constexpr int kGreyX = kBlurX + 2 * kRadius, kGreyY = kBlurY + 2 * kRadius;  // the grey tile: the blur's halo too
 
 // TODO(step 06): the kernel's new body: see the TODO above; the helpers it
 // needs (bytes4, dot4_signed, grey_in_byte1, greys_of_words, row_pass,
-// column_pass, windows_of, edge_byte, fetch_row) are described in README.md.
+// column_pass, windows_of, edge_byte) are described in README.md.
 __global__ void fused_v6(Params p) {
     __shared__ std::uint8_t grey[kGreyY][kGreyX];
     __shared__ int rows[kGreyY][kBlurX];
@@ -89,8 +87,8 @@ __global__ void fused_v6(Params p) {
 }  // namespace
 
 void step06_fused_strips(const Params& p, cudaStream_t stream) {
-    // TODO(step 06): blocks of 4 warps side by side (4 spans of 120 written
-    // columns) over strips of 32 rows; pass rows_aligned(p, 16) to the kernel.
+    // TODO(step 06): blocks of 2 warps side by side (2 spans of 120 written
+    // columns) over strips of 16 rows; pass rows_aligned(p, 4) to the kernel.
     fused_v6<<<grid_for(p, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(p);
     CUDA_CHECK_LAUNCH();
 }

@@ -142,22 +142,9 @@ __device__ __forceinline__ unsigned edge_byte(unsigned up, unsigned mid, unsigne
     return __float_as_uint(fminf(f * r, 255.0f) + 12582912.0f);
 }
 
-// Starts copying RGB row gy's bytes [start, start + kRowBytes) into `slot`
-// (shared memory) with cp.async, 16 bytes per lane, and closes the group.
-__device__ __forceinline__ void fetch_row(const Params& p, int gy, int start, unsigned slot, int lane) {
-    if (lane < kRowBytes / 16) {
-        const std::uint8_t* source = p.rgb + at(start + 16 * lane, gy, p.rgb_pitch);
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(slot + 16 * lane), "l"(source));
-    }
-    asm volatile("cp.async.commit_group;");
-}
-
 __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) {
-    // Each warp's ring of RGB rows in flight.
-    __shared__ alignas(16) std::uint8_t ring[kWarps][kStages][kRowBytes];
     const int lane = threadIdx.x % 32;
-    const int warp = threadIdx.x / 32;
-    const int span = blockIdx.x * kWarps + warp;
+    const int span = blockIdx.x * kWarps + threadIdx.x / 32;
     const int xw = span * kOutputColumns - kHalo;  // the warp's first column (a halo column)
     if (xw + kHalo >= p.width) return;             // a warp with no columns to write (whole warps only)
     const int xl = xw + kLaneColumns * lane;       // the lane's first column
@@ -185,30 +172,16 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
     Windows up{}, mid{}, down{};
     unsigned last_blurred = 0;
 
-    constexpr int kSteps = kRows + 2 * kHalo;  // grey rows the strip needs
-    const unsigned ring_start = static_cast<unsigned>(__cvta_generic_to_shared(&ring[warp][0][0]));
-    const auto slot = [&](int t) { return ring_start + (t % kStages) * kRowBytes; };
-    if (words)
-        for (int t = 0; t < kStages - 1; ++t) fetch_row(p, clamp_to(ys - kHalo + t, p.height), start, slot(t), lane);
-
 #pragma unroll
-    for (int t = 0; t < kSteps; ++t) {
-        // Grey row gy (clamped): 3 words a lane from the ring, fetched
-        // kStages - 1 rows ahead, or 12 bytes from global memory at the edges.
+    for (int t = 0; t < kRows + 2 * kHalo; ++t) {
+        // Grey row gy (clamped): 3 words a lane, or 12 bytes at the edges.
         const int gy = clamp_to(ys - kHalo + t, p.height);
+        const std::uint8_t* row = p.rgb + static_cast<std::size_t>(gy) * p.rgb_pitch;
         unsigned greys;
         if (words) {
-            __syncwarp();  // every lane is done with the slot refilled next
-            if (t + kStages - 1 < kSteps)
-                fetch_row(p, clamp_to(ys - kHalo + t + kStages - 1, p.height), start, slot(t + kStages - 1), lane);
-            else
-                asm volatile("cp.async.commit_group;");  // an empty group: the wait below counts groups
-            asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 1));
-            __syncwarp();  // every lane's copy of row t has landed
-            const unsigned* w = reinterpret_cast<const unsigned*>(&ring[warp][t % kStages][skip + 12 * lane]);
-            greys = greys_of_words(w[0], w[1], w[2]);
+            const unsigned* w = reinterpret_cast<const unsigned*>(row + 3 * xl);
+            greys = greys_of_words(__ldg(w), __ldg(w + 1), __ldg(w + 2));
         } else {
-            const std::uint8_t* row = p.rgb + static_cast<std::size_t>(gy) * p.rgb_pitch;
             greys = 0;
             for (int c = 0; c < 4; ++c) {
                 const std::uint8_t* px = row + 3 * clamp_to(xl + c, p.width);
@@ -252,14 +225,13 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
                 if (xl + c >= 0 && xl + c < p.width) out[c] = static_cast<std::uint8_t>(e[c]);
         }
     }
-    asm volatile("cp.async.wait_all;");  // no copy outlives the block (a strip cut short by the image's end)
 }
 
 }  // namespace
 
 void step06_fused_strips(const Params& p, cudaStream_t stream) {
     const dim3 grid = grid_for(p, kOutputColumns * kWarps, kRows);
-    fused_v6<<<grid, 32 * kWarps, 0, stream>>>(p, rows_aligned(p, 16));
+    fused_v6<<<grid, 32 * kWarps, 0, stream>>>(p, rows_aligned(p, 4));
     CUDA_CHECK_LAUNCH();
 }
 
