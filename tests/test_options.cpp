@@ -73,7 +73,9 @@ TEST_CASE("every shared option, both spellings") {
     CHECK(options.input_image == "in.png");
     CHECK(options.output_image == "out.pgm");
     CHECK_FALSE(options.help);
+    CHECK_FALSE(options.profile);
     CHECK(parse_options({"-h"}).help);
+    CHECK(parse_options({"--reps", "3", "--profile"}).profile);
     CHECK(parse_options({}).format == course::Format::table);
 }
 
@@ -96,6 +98,7 @@ TEST_CASE("mistakes get one line each") {
     CHECK(error_of({"--device", "-1"}) == "--device: \"-1\" must be between 0 and 1023");
     CHECK(error_of({"--format", "xml"}) == "--format: \"xml\" is not one of table, csv, json");
     CHECK(error_of({"--seed", "-1"}) == "--seed: \"-1\" must not be negative");
+    CHECK(error_of({"--profile=yes"}) == "--profile takes no value");
     CHECK(error_of({"--block", "8x8"}) == "unknown option \"--block\" (try --help)");  // not declared here
 }
 
@@ -110,4 +113,5 @@ TEST_CASE("usage text lists the shared and the track's options") {
     CHECK(text.find("usage: demo-01 [options]") == 0);
     CHECK(text.find("--size S       number of floats") != std::string::npos);
     CHECK(text.find("--block WxH    shape (default 16x16)") != std::string::npos);
+    CHECK(text.find("--profile      runs the ladder's kernels once more under Nsight Compute") != std::string::npos);
 }

@@ -33,6 +33,9 @@ struct Rung {
     double work = 0;  // bytes moved or FLOP done by one run
     CheckResult check;
     std::vector<std::string> extra_values;  // one per Ladder::extra_columns
+    // Which measure() call of the program measured this row (0, 1, ...; -1:
+    // none): --profile matches the rows of its run under ncu by it.
+    int run_index = -1;
 };
 
 struct Ladder {

@@ -7,6 +7,8 @@
 //   --device D    which GPU (0 = first)
 //   --format X    table (default), csv or json
 //   --seed N      seed of the random inputs
+//   --profile     the ladder's kernels once more under Nsight Compute (ncu),
+//                 as columns of the ladder (course/profile.h)
 //
 // Sizes accept powers of two, as the course writes them: 4096, 2^22, 2^22+3.
 // Every mistake gets a one-line message and exit code 2, never a crash.
@@ -38,6 +40,7 @@ struct Options {
     Format format = Format::table;
     std::uint64_t seed = 20240521;
     bool help = false;
+    bool profile = false;
     std::vector<std::string> positional;       // e.g. track names for the course program
     std::map<std::string, std::string> extra;  // track options, defaults filled in
 

@@ -22,11 +22,17 @@ namespace course {
 // What every run needs: the device, the timing settings, a stream and the
 // L2 flusher. One per program.
 struct Harness {
-    Harness(DeviceInfo device, TimingConfig timing);
+    Harness(DeviceInfo device, TimingConfig timing, bool profile_pass = false);
     DeviceInfo device;
     TimingConfig timing;
     L2Flusher flusher;
     Stream stream;
+    // This program is --profile's run under ncu (course/profile.h): measure()
+    // launches each kernel for the profiler and times nothing.
+    bool profile_pass = false;
+    // measure() calls so far; numbers the rows (Rung::run_index) the same way
+    // in the timed run and the run under ncu.
+    int runs_measured = 0;
 };
 
 // How the harness drives one kernel; the track fills these in.
@@ -39,9 +45,12 @@ struct KernelRun {
 inline constexpr std::uint8_t kFirstPoison = 0xFF;
 inline constexpr std::uint8_t kSecondPoison = 0xA5;
 
-// Fills in rung.time and rung.check (label, title, work and flags come in
-// set). A CUDA error inside the kernel is rethrown as course::Error naming the
-// step, with a hint to run it under compute-sanitizer.
+// Fills in rung.time, rung.check and rung.run_index (label, title, work and
+// flags come in set). A CUDA error inside the kernel is rethrown as
+// course::Error naming the step, with a hint to run it under
+// compute-sanitizer. In --profile's run under ncu (harness.profile_pass) it
+// only launches: once to warm up, then the rung's marker kernel and one launch
+// between cudaProfilerStart and cudaProfilerStop; time and check stay empty.
 Rung measure(Harness& harness, Rung rung, const KernelRun& run);
 
 // Only the correctness part of measure() (no timing): for tests.

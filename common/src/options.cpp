@@ -176,6 +176,9 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
             const std::string& text = take_value();
             if (!text.empty() && text[0] == '-') throw UsageError("--seed: \"" + text + "\" must not be negative");
             options.seed = parse_digits(text, "--seed", text);
+        } else if (name == "profile") {
+            if (has_value) throw UsageError("--profile takes no value");
+            options.profile = true;
         } else if (options.extra.count(name) != 0) {
             options.extra[name] = take_value();
         } else {
@@ -197,7 +200,9 @@ std::string usage_text(const std::string& program, const std::string& about, con
         << "  --output FILE  where to save the result image (.png or .pgm; image tracks)\n"
         << "  --device D     which GPU to use (default 0)\n"
         << "  --format F     table (default), csv or json\n"
-        << "  --seed N       seed of the random inputs\n";
+        << "  --seed N       seed of the random inputs\n"
+        << "  --profile      runs the ladder's kernels once more under Nsight Compute (ncu on the PATH) and adds\n"
+        << "                 profile columns: DRAM %, SM %, occupancy and the limiter\n";
     for (const auto& spec : extras) {
         std::string left = "--" + spec.name + " " + spec.value_name;
         if (left.size() < 15) left.resize(15, ' ');

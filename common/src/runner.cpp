@@ -1,9 +1,32 @@
 #include "course/runner.h"
 
+#include "course/profile.h"
+
+#include <cuda_profiler_api.h>
+
 namespace course {
 
-Harness::Harness(DeviceInfo device_in, TimingConfig timing_in)
-    : device(std::move(device_in)), timing(timing_in), flusher(device.l2_bytes) {}
+namespace {
+
+// The profile pass's measure(): the warm-up launch stays outside the profiled
+// range (module loading, first touches), so ncu sees the rung's marker and
+// then exactly one launch of its kernels.
+void launch_for_profiler(Harness& harness, int run_index, const KernelRun& run) {
+    const cudaStream_t stream = harness.stream.get();
+    run.poison(kFirstPoison, stream);
+    run.launch(stream);
+    harness.stream.synchronize();
+    CUDA_CHECK(cudaProfilerStart());
+    launch_profile_marker(run_index, stream);
+    run.launch(stream);
+    harness.stream.synchronize();
+    CUDA_CHECK(cudaProfilerStop());
+}
+
+}  // namespace
+
+Harness::Harness(DeviceInfo device_in, TimingConfig timing_in, bool profile_pass_in)
+    : device(std::move(device_in)), timing(timing_in), flusher(device.l2_bytes), profile_pass(profile_pass_in) {}
 
 CheckResult check_once(Harness& harness, const KernelRun& run, std::uint8_t poison) {
     run.poison(poison, harness.stream.get());
@@ -13,7 +36,12 @@ CheckResult check_once(Harness& harness, const KernelRun& run, std::uint8_t pois
 }
 
 Rung measure(Harness& harness, Rung rung, const KernelRun& run) {
+    rung.run_index = harness.runs_measured++;
     try {
+        if (harness.profile_pass) {
+            launch_for_profiler(harness, rung.run_index, run);
+            return rung;
+        }
         rung.check = check_once(harness, run, kFirstPoison);
         run.poison(kSecondPoison, harness.stream.get());
         rung.time = time_launches(run.launch, harness.timing, &harness.flusher, harness.stream.get());

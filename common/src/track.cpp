@@ -1,6 +1,7 @@
 #include "course/track.h"
 
 #include "course/check.h"
+#include "course/profile.h"
 
 #include <cstdio>
 #include <iostream>
@@ -23,10 +24,14 @@ void reject_image_options(const Options& options, const std::string& why) {
     if (!options.output_image.empty()) throw UsageError("--output: " + why);
 }
 
+// Whether this is --profile's run under ncu is decided here, once. That run's
+// output is thrown away, so timing left outside measure() (a ceiling, a
+// second variant of a kernel) runs once instead of --reps times.
 Harness make_harness(const Options& options) {
+    const bool profile_pass = in_profile_pass();
     TimingConfig timing;
-    timing.runs = options.reps;
-    return Harness(open_device(options.device), timing);
+    timing.runs = profile_pass ? 1 : options.reps;
+    return Harness(open_device(options.device), timing, profile_pass);
 }
 
 // Runs `body`, turning every failure into one line on stderr and an exit
@@ -62,9 +67,14 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
         }
         if (!track.uses_images) reject_image_options(options, "the " + track.name + " track uses no images");
         if (track.validate) track.validate(options);
+        if (options.profile) require_ncu();
 
         Harness harness = make_harness(options);
         Report report{harness.device, track.run(TrackRun{options, harness, student_step})};
+        // The run under ncu prints nothing (ncu's log is what is read back);
+        // its exit status says only whether it ran through.
+        if (harness.profile_pass) return 0;
+        if (options.profile) add_profile(report, run_profile_pass(arguments(argc, argv)));
         std::cout << format_report(report, options.format);
         if (options.format == Format::table) {
             std::cout << "\nyou > marks your kernel: " << lesson_dir << "/kernel.cu\n";
@@ -113,6 +123,7 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
         if (!any_images) reject_image_options(options, "none of the chosen tracks uses images");
         for (const Track* track : chosen)
             if (track->validate) track->validate(options);
+        if (options.profile) require_ncu();
 
         Harness harness = make_harness(options);
         Report report{harness.device, {}};
@@ -120,6 +131,8 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
             auto ladders = track->run(TrackRun{options, harness, 0});
             for (auto& ladder : ladders) report.ladders.push_back(std::move(ladder));
         }
+        if (harness.profile_pass) return 0;
+        if (options.profile) add_profile(report, run_profile_pass(arguments(argc, argv)));
         std::cout << format_report(report, options.format);
         return report.all_ok() ? 0 : 1;
     });
