@@ -8,8 +8,9 @@
 // registers and makes each instruction do more:
 //  * A warp owns a span of 128 columns, each lane 4 of them, and walks down a
 //    strip of kRows rows. Each RGB row is three 4-byte loads per lane (a
-//    warp's loads are 384 contiguous bytes) and each edge row one 4-byte
-//    store. Lanes 0 and 31 compute only the halo: a warp writes 120 columns.
+//    warp's loads are 384 contiguous bytes), issued a row ahead of their use,
+//    and each edge row one 4-byte store. Lanes 0 and 31 compute only the
+//    halo: a warp writes 120 columns.
 //  * Walking down, the blur's vertical pass and the Sobel need the rows above:
 //    the last 7 rows of row sums and the last 3 blurred rows stay in
 //    registers, so each row is computed once per strip (the strip's first 8
@@ -41,10 +42,9 @@ constexpr int kLaneColumns = 4;                    // columns per lane: one 32-b
 constexpr int kSpan = 32 * kLaneColumns;           // columns a warp covers
 constexpr int kHalo = 1 + kRadius;                 // columns each side only feed others: Sobel 1, blur 3
 constexpr int kOutputColumns = kSpan - 2 * kHalo;  // columns a warp writes
-constexpr int kRows = 32;                          // rows a warp writes, walking down
-constexpr int kWarps = 4;                          // warps per block, side by side
-constexpr int kStages = 5;                         // RGB rows a warp has in flight (one being read)
-constexpr int kRowBytes = 3 * kSpan + 16;          // a warp's 384 RGB bytes, from the 16-byte boundary before
+constexpr int kRows = 16;                          // rows a warp writes, walking down
+constexpr int kWarps = 2;                          // warps per block, side by side
+constexpr int kAhead = 1;                          // RGB rows loaded ahead of the row being computed
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
 
 // Four bytes as one 32-bit word, b0 the lowest: the weights dp4a takes.
@@ -149,11 +149,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
     if (xw + kHalo >= p.width) return;             // a warp with no columns to write (whole warps only)
     const int xl = xw + kLaneColumns * lane;       // the lane's first column
     const int ys = blockIdx.y * kRows;             // the strip's first row
-    // Whole words (the same for the whole warp): rows on 16-byte boundaries,
-    // and the warp's bytes, rounded out to 16-byte chunks, inside the row.
-    const int start = (3 * xw) & ~15;  // the first chunk (xw >= 0 here)
-    const bool words = aligned && xw >= 0 && start + kRowBytes <= 3 * p.width;
-    const int skip = 3 * xw - start;  // where the warp's bytes begin in a fetched row
+    // Whole words when the rows allow 4-byte loads and stores and the warp's
+    // span lies inside the image (the same for the whole warp).
+    const bool words = aligned && xw >= 0 && xw + kSpan <= p.width;
 
     // Window selectors: byte j of window c is column clamp(xl + c + j - 1),
     // taken from the 8 bytes [left word, own word] (c = 0, 1) or [own word,
@@ -172,6 +170,20 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
     Windows up{}, mid{}, down{};
     unsigned last_blurred = 0;
 
+    // The RGB words of the next kAhead rows, loaded before they are needed:
+    // a load takes hundreds of cycles, and the row in hand hides it.
+    unsigned ahead[kAhead][3];
+    const auto load_row = [&](int t, unsigned(&w)[3]) {
+        const int gy = clamp_to(ys - kHalo + t, p.height);
+        const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, gy, p.rgb_pitch));
+        w[0] = __ldg(source);
+        w[1] = __ldg(source + 1);
+        w[2] = __ldg(source + 2);
+    };
+    if (words)
+#pragma unroll
+        for (int a = 0; a < kAhead; ++a) load_row(a, ahead[a]);
+
 #pragma unroll
     for (int t = 0; t < kRows + 2 * kHalo; ++t) {
         // Grey row gy (clamped): 3 words a lane, or 12 bytes at the edges.
@@ -179,8 +191,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         const std::uint8_t* row = p.rgb + static_cast<std::size_t>(gy) * p.rgb_pitch;
         unsigned greys;
         if (words) {
-            const unsigned* w = reinterpret_cast<const unsigned*>(row + 3 * xl);
-            greys = greys_of_words(__ldg(w), __ldg(w + 1), __ldg(w + 2));
+            const unsigned w0 = ahead[t % kAhead][0], w1 = ahead[t % kAhead][1], w2 = ahead[t % kAhead][2];
+            if (t + kAhead < kRows + 2 * kHalo) load_row(t + kAhead, ahead[t % kAhead]);
+            greys = greys_of_words(w0, w1, w2);
         } else {
             greys = 0;
             for (int c = 0; c < 4; ++c) {
