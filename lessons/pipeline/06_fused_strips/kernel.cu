@@ -23,7 +23,8 @@ using device::grey_at;
 // through it). A warp owns a span of 128 columns, each lane 4 of them, and
 // walks down a strip of 16 rows; lanes 0 and 31 only compute the halo, so a
 // warp writes 120 columns. Per grey row: the lane's 12 RGB bytes as three
-// 4-byte loads, the 4 greys with __dp4a (the weights split into high and
+// 4-byte loads, issued one row ahead of their use (the row in hand hides
+// their latency), the 4 greys with __dp4a (the weights split into high and
 // low bytes), the neighbours' greys by __shfl_up_sync / __shfl_down_sync,
 // the 7-tap row sums with __dp4a, two per 32-bit register; the last 7 rows
 // of sums and 3 blurred rows stay in registers (fully unrolled loop,
