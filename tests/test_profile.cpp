@@ -28,7 +28,7 @@ namespace {
 // .sum of each metric asked for), the units, one row per kernel. Rung 0 is one
 // kernel, rung 1 launched none that ncu sees (a cudaMemcpy), rung 2 two (CUB).
 const char* const kSample =
-    R"csv(==PROF== Connected to process 4242 (/work/build/lessons/reduction-05)
+    R"csv(==PROF== Connected to process 4242 (build/lessons/reduction-05)
 ==WARNING== Backing up device memory in system memory. Kernel replay might be slow. Consider using "--replay-mode application" to avoid memory save-and-restore.
 ==PROF== Disconnected from process 4242
 "ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","c2clink__present","dram__throughput.avg.pct_of_peak_sustained_elapsed","dram__throughput.max.pct_of_peak_sustained_elapsed","gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed","gpu__time_duration.avg","gpu__time_duration.sum","l1tex__throughput.avg.pct_of_peak_sustained_active","launch__grid_size","lts__throughput.avg.pct_of_peak_sustained_elapsed","sm__throughput.avg.pct_of_peak_sustained_elapsed","sm__throughput.max.pct_of_peak_sustained_elapsed","sm__warps_active.avg.pct_of_peak_sustained_active"
