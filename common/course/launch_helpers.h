@@ -4,6 +4,7 @@
 //   aligned16        basics 02: may a pointer be read as float4 (16 bytes)?
 //   resident_blocks  basics 02: one wave of blocks, as many as the GPU holds
 //                    at once (used again by reduction 07 to 09)
+//   image_grid       the image tracks' grid_for: blocks over a whole image
 #pragma once
 
 #include "course/check.h"
@@ -12,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace course {
 
@@ -34,6 +36,18 @@ std::size_t resident_blocks(Kernel kernel, int threads_per_block, std::size_t dy
     CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads_per_block, dynamic_shared_bytes));
     return static_cast<std::size_t>(sm_count) * static_cast<std::size_t>(blocks_per_sm);
+}
+
+// The grid that covers a width x height image when each block covers
+// block_width x block_height pixels. Throws course::Error, naming `track`, if
+// the image needs more than the 65535 blocks a grid's y may have.
+inline dim3 image_grid(const std::string& track, int width, int height, int block_width, int block_height) {
+    const long long blocks_x = (width + static_cast<long long>(block_width) - 1) / block_width;
+    const long long blocks_y = (height + static_cast<long long>(block_height) - 1) / block_height;
+    if (blocks_y > 65535)
+        throw Error(track + ": the image is too tall for a grid of blocks " + std::to_string(block_height) +
+                    " rows high");
+    return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
 }
 
 }  // namespace course

@@ -2,6 +2,7 @@
 
 #include "course/check.h"
 #include "course/image_options.h"
+#include "course/launch_helpers.h"
 #include "course/options.h"
 #include "course/random.h"
 
@@ -57,14 +58,9 @@ std::vector<std::uint8_t> grey_pixels(const course::Image& image) {
 // --- Helpers ------------------------------------------------------------------------
 
 dim3 grid_for(const Params& params, int pixels_per_thread, int rows_per_thread) {
-    const long long columns = static_cast<long long>(params.block.x) * pixels_per_thread;
-    const long long rows = static_cast<long long>(params.block.y) * rows_per_thread;
-    const long long blocks_x = (params.width + columns - 1) / columns;
-    const long long blocks_y = (params.height + rows - 1) / rows;
-    if (blocks_y > 65535)
-        throw course::Error("convolution: the image is too tall for a grid of blocks " + std::to_string(rows) +
-                            " rows high");
-    return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
+    return course::image_grid("convolution", params.width, params.height,
+                              static_cast<int>(params.block.x) * pixels_per_thread,
+                              static_cast<int>(params.block.y) * rows_per_thread);
 }
 
 bool rows_aligned(const Params& params, int bytes) {

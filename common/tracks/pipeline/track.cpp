@@ -2,6 +2,7 @@
 
 #include "course/check.h"
 #include "course/image_options.h"
+#include "course/launch_helpers.h"
 #include "course/options.h"
 #include "course/parallel.h"
 
@@ -40,12 +41,7 @@ void each_row(int height, Body body) {
 // --- Helpers ------------------------------------------------------------------------
 
 dim3 grid_for(const Params& params, int block_width, int block_height) {
-    const long long blocks_x = (params.width + static_cast<long long>(block_width) - 1) / block_width;
-    const long long blocks_y = (params.height + static_cast<long long>(block_height) - 1) / block_height;
-    if (blocks_y > 65535)
-        throw course::Error("pipeline: the image is too tall for a grid of blocks " + std::to_string(block_height) +
-                            " rows high");
-    return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
+    return course::image_grid("pipeline", params.width, params.height, block_width, block_height);
 }
 
 bool rows_aligned(const Params& params, int bytes) {
@@ -170,14 +166,7 @@ course::KernelRun Problem::copy_run() {
     };
 }
 
-course::Image Problem::output() const {
-    course::Image image;
-    image.width = width();
-    image.height = height();
-    image.channels = 1;
-    image.pixels = out_.download();
-    return image;
-}
+course::Image Problem::output() const { return out_.download_image(); }
 
 // --- Settings ------------------------------------------------------------------------------
 

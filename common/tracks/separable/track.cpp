@@ -2,6 +2,7 @@
 
 #include "course/check.h"
 #include "course/image_options.h"
+#include "course/launch_helpers.h"
 #include "course/options.h"
 #include "course/parallel.h"
 
@@ -91,11 +92,7 @@ course::Image to_image(const std::vector<float>& pixels, int width, int height) 
 }
 
 dim3 grid_for(const Params& params, int tile_width, int tile_height) {
-    const int blocks_y = ceil_div(params.height, tile_height);
-    if (blocks_y > 65535)
-        throw course::Error("separable: the image is too tall for a grid of blocks " + std::to_string(tile_height) +
-                            " rows high");
-    return dim3(static_cast<unsigned>(ceil_div(params.width, tile_width)), static_cast<unsigned>(blocks_y));
+    return course::image_grid("separable", params.width, params.height, tile_width, tile_height);
 }
 
 // --- The problem ------------------------------------------------------------------------------
