@@ -25,10 +25,10 @@ namespace course {
 // on a cache line (a multiple of every texture pitch alignment too).
 int default_pitch(int width);
 
-// A test picture for the grading tests: synthetic_image (1 channel), with a
-// sprinkle of black and white pixels so that a clamp to 0..255 is hit at
-// both ends.
-Image speckled_image(int width, int height, std::uint64_t seed);
+// A test picture for the grading tests: synthetic_image (`channels`
+// channels), with a sprinkle of black and white bytes so that a clamp to
+// 0..255 is hit at both ends.
+Image speckled_image(int width, int height, std::uint64_t seed, int channels = 1);
 
 // --pitch-pad N: bytes added to every row's pitch, 0 to 4096 (throws
 // UsageError otherwise). The tracks on 8-bit images use it to misalign rows.
@@ -60,6 +60,8 @@ public:
     std::size_t offset() const { return offset_; }
     // The image alone, tightly packed.
     std::vector<std::uint8_t> download() const;
+    // The same as a 1-channel (grey) Image.
+    Image download_image() const;
 
 private:
     int width_, height_, pitch_;

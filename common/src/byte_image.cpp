@@ -53,8 +53,8 @@ int checked_pitch(const std::string& track, int width, int pitch) {
 
 int default_pitch(int width) { return static_cast<int>(round_up(static_cast<std::size_t>(width), 128)); }
 
-Image speckled_image(int width, int height, std::uint64_t seed) {
-    Image image = synthetic_image(width, height, 1, seed);
+Image speckled_image(int width, int height, std::uint64_t seed, int channels) {
+    Image image = synthetic_image(width, height, channels, seed);
     Rng rng(seed ^ 0x5eed);
     for (auto& pixel : image.pixels) {
         const auto roll = rng.integer(0, 99);
@@ -106,6 +106,15 @@ std::vector<std::uint8_t> DeviceImage::download() const {
                             static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
                             cudaMemcpyDeviceToHost));
     return pixels;
+}
+
+Image DeviceImage::download_image() const {
+    Image image;
+    image.width = width_;
+    image.height = height_;
+    image.channels = 1;
+    image.pixels = download();
+    return image;
 }
 
 // --- ByteImages ----------------------------------------------------------------------------
@@ -242,13 +251,6 @@ Rung ByteImages::copy_rung(Harness& harness) {
     return measure(harness, rung, copy_run());
 }
 
-Image ByteImages::output() const {
-    Image image;
-    image.width = width();
-    image.height = height();
-    image.channels = 1;
-    image.pixels = out_.download();
-    return image;
-}
+Image ByteImages::output() const { return out_.download_image(); }
 
 }  // namespace course

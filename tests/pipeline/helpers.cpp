@@ -3,27 +3,12 @@
 #include "doctest_include.h"
 #include "gpu_test.h"
 
-#include "course/random.h"
+#include "course/byte_image.h"
 #include "speed_rule.h"
 
+#include <map>
+
 namespace pipeline::testing {
-
-namespace {
-
-// The synthetic colour picture with 2% of its bytes black or white, so that
-// the clamps of every stage are reached.
-course::Image speckled_rgb(int width, int height, std::uint64_t seed) {
-    course::Image image = course::synthetic_image(width, height, 3, seed);
-    course::Rng rng(seed ^ 0x5eed);
-    for (auto& byte : image.pixels) {
-        const auto roll = rng.integer(0, 99);
-        if (roll == 0) byte = 0;
-        if (roll == 1) byte = 255;
-    }
-    return image;
-}
-
-}  // namespace
 
 std::string Shape::describe() const {
     const auto pitch_text = [](int p) { return p == 0 ? std::string("default") : std::to_string(p); };
@@ -60,7 +45,8 @@ const std::vector<Shape>& grading_shapes() {
 void check_every_shape(const Step& step) {
     for (const Shape& shape : grading_shapes()) {
         CAPTURE(shape.describe());
-        Problem problem(speckled_rgb(shape.width, shape.height, 1000 + shape.width), shape.rgb_pitch, shape.pitch);
+        Problem problem(course::speckled_image(shape.width, shape.height, 1000 + shape.width, /*channels=*/3),
+                        shape.rgb_pitch, shape.pitch);
         const auto result = course::check_once(course::testing::harness(), problem.run(step.launch, problem.params()));
         CHECK_MESSAGE(result.ok, result.summary());
     }
@@ -72,27 +58,16 @@ course::LaunchRecord launches_of(const Step& step) {
 }
 
 void check_speed(std::vector<Step> steps, const std::string& advice) {
-    REQUIRE_MESSAGE((steps.size() == 2 || steps.size() == 3), "a race is [previous,] reference, graded");
-    const std::size_t graded = steps.size() - 1;
-    std::vector<std::string> titles;
-    for (std::size_t i = 0; i < steps.size(); ++i)
-        titles.push_back(i == graded ? course::testing::graded_title(steps[i].number)
-                                     : course::testing::solution_title(steps[i].number));
-    for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
-    course::Options options;
-    options.size = "4096";
-    for (const auto& spec : track_options()) options.extra[spec.name] = spec.default_value;
-
-    const auto race = [&] {
-        course::Ladder ladder = measure_ladder(
-            steps, course::TrackRun{options, course::testing::harness(), steps.back().number}, /*references=*/false);
-        course::testing::SpeedAttempt attempt;
-        attempt.table = course::testing::mark_and_format(ladder, graded);
-        REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
-        attempt.measures.push_back({"time", course::testing::fraction_of_reference(ladder, graded)});
-        return attempt;
+    std::map<std::string, std::string> defaults;
+    for (const auto& spec : track_options()) defaults[spec.name] = spec.default_value;
+    // The race's ladder leaves out the copy and NPP rows: only the steps.
+    const auto steps_only = [](const std::vector<Step>& race, const course::TrackRun& run) {
+        return std::vector<course::Ladder>{measure_ladder(race, run, /*references=*/false)};
     };
-    course::testing::check_speed_rule("pipeline " + course::step_label(steps.back().number), race, advice);
+    // Named before `steps` is handed over: the order in which a call's
+    // arguments are evaluated is unspecified.
+    const std::string lesson = "pipeline " + course::step_label(steps.back().number);
+    course::testing::check_speed_rule(lesson, steps_only, std::move(steps), "4096", advice, defaults);
 }
 
 }  // namespace pipeline::testing
