@@ -8,23 +8,23 @@
 // registers and makes each instruction do more:
 //  * A warp owns a span of 128 columns, each lane 4 of them, and walks down a
 //    strip of kRows rows. Each RGB row is three 4-byte loads per lane (a
-//    warp's loads are 384 contiguous bytes), issued a row ahead of their use,
-//    and each edge row one 4-byte store. Lanes 0 and 31 compute only the
-//    halo: a warp writes 120 columns.
+//    warp's loads are 384 contiguous bytes), issued kAhead rows before their
+//    use, and each edge row one 4-byte store. Lanes 0 and 31 compute only
+//    the halo: a warp writes 120 columns.
 //  * Walking down, the blur's vertical pass and the Sobel need the rows above:
-//    the last 7 rows of row sums and the last 3 blurred rows stay in
+//    running sums of the row sums and the last 3 blurred rows stay in
 //    registers, so each row is computed once per strip (the strip's first 8
 //    rows are its only recomputed halo).
 //  * Neighbouring columns come from the neighbouring lanes, by __shfl.
-//  * The arithmetic runs on packed bytes: __dp4a multiplies 4 byte pairs and
-//    adds them in one instruction (the grey of a pixel is two of them, a row
-//    sum of 7 taps two or three, a Sobel gradient two or three); two row sums
-//    share a 32-bit register as 16-bit halves for the vertical pass (a
-//    column of 7 weighted row sums is at most 65280, so the halves never
-//    carry into each other); the square root is the SFU's approximate
-//    reciprocal square root, exact here (see edge_byte).
-// Warps whose span leaves the image, or images whose rows are not 4-byte
-// aligned, load and store byte by byte; everything else is the same code.
+//  * The arithmetic runs on packed bytes: __dp2a and __dp4a multiply 2 or 4
+//    byte pairs and add them in one instruction (the grey of a pixel is two
+//    of them, a row sum of 7 taps two or three, a Sobel gradient two or
+//    three); two row sums share a 32-bit register as 16-bit halves for the
+//    vertical pass; the square root is the SFU's approximate one, exact here
+//    (see edge_byte).
+//  * Each case is its own loop: strips away from the top and bottom skip the
+//    clamps, and warps whose span leaves the image, or images whose rows are
+//    not 4-byte aligned, load and store byte by byte.
 #include "tracks/pipeline/device.cuh"
 
 #include "course/check.h"
@@ -44,8 +44,11 @@ constexpr int kHalo = 1 + kRadius;                 // columns each side only fee
 constexpr int kOutputColumns = kSpan - 2 * kHalo;  // columns a warp writes
 constexpr int kRows = 16;                          // rows a warp writes, walking down
 constexpr int kWarps = 2;                          // warps per block, side by side
-constexpr int kAhead = 1;                          // RGB rows loaded ahead of the row being computed
+constexpr int kAhead = 2;                          // RGB rows loaded ahead of the row being computed
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
+static_assert(kRows % 4 == 0 && 2 * kHalo % 4 == 0,
+              "the walk takes 4 rows a turn: the column sums' rings have 4 slots");
+static_assert(4 % kAhead == 0, "the rows loaded ahead take slots t % kAhead, a constant in a turn of 4 rows");
 
 // Four bytes as one 32-bit word, b0 the lowest: the weights dp4a takes.
 constexpr unsigned bytes4(int b0, int b1, int b2, int b3) {
@@ -60,28 +63,20 @@ __device__ __forceinline__ int dot4_signed(unsigned a, unsigned b, int c) {
     return d;
 }
 
-// Rule 1 for the pixel in bytes `first`..first+2 of `word` (r, g, b): each
-// 16-bit weight is split into a high and a low byte (19585 = 76 x 256 +
-// 129, ...), one dp4a for each half. (256 hi + lo + 32768) >> 16 equals
-// (hi + ((lo + 32768) >> 8)) >> 8, so the grey is byte 1 of the result.
-template <int first>
-__device__ __forceinline__ unsigned grey_in_byte1(unsigned word) {
-    static_assert(first == 0 || first == 1, "a pixel starts at byte 0 or 1 of its word");
-    constexpr unsigned hi = first == 0 ? bytes4(kGreyR >> 8, kGreyG >> 8, kGreyB >> 8, 0)
-                                       : bytes4(0, kGreyR >> 8, kGreyG >> 8, kGreyB >> 8);
-    constexpr unsigned lo = first == 0 ? bytes4(kGreyR & 255, kGreyG & 255, kGreyB & 255, 0)
-                                       : bytes4(0, kGreyR & 255, kGreyG & 255, kGreyB & 255);
-    return __dp4a(word, hi, __dp4a(word, lo, 32768u) >> 8);
-}
+// Two 16-bit weights as one word, w0 the lower half: the weights dp2a takes.
+constexpr unsigned halves(int w0, int w1) { return (w0 & 0xffffu) | (w1 & 0xffffu) << 16; }
 
 // The greys of a lane's 4 pixels, one byte each, from their 12 RGB bytes
-// r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3 in three words.
+// r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3 in three words (rule 1). __dp2a
+// multiplies two 16-bit weights with two bytes of a word (its low or high
+// half) and adds: two of them give a pixel's 19585 r + 38457 g + 7494 b +
+// 32768 wherever its bytes lie, and the grey is byte 2 of the sum.
 __device__ __forceinline__ unsigned greys_of_words(unsigned w0, unsigned w1, unsigned w2) {
-    const unsigned g0 = grey_in_byte1<0>(w0);
-    const unsigned g1 = grey_in_byte1<0>(__byte_perm(w0, w1, 0x0543));  // r1 g1 b1
-    const unsigned g2 = grey_in_byte1<0>(__byte_perm(w1, w2, 0x0432));  // r2 g2 b2
-    const unsigned g3 = grey_in_byte1<1>(w2);
-    return __byte_perm(__byte_perm(g0, g1, 0x0051), __byte_perm(g2, g3, 0x0051), 0x5410);
+    const unsigned g0 = __dp2a_hi(halves(kGreyB, 0), w0, __dp2a_lo(halves(kGreyR, kGreyG), w0, 32768u));
+    const unsigned g1 = __dp2a_hi(halves(0, kGreyR), w0, __dp2a_lo(halves(kGreyG, kGreyB), w1, 32768u));
+    const unsigned g2 = __dp2a_hi(halves(kGreyR, kGreyG), w1, __dp2a_lo(halves(kGreyB, 0), w2, 32768u));
+    const unsigned g3 = __dp2a_hi(halves(kGreyG, kGreyB), w2, __dp2a_lo(halves(0, kGreyR), w2, 32768u));
+    return __byte_perm(__byte_perm(g0, g1, 0x0062), __byte_perm(g2, g3, 0x0062), 0x5410);
 }
 
 // The 7-tap row pass for a lane's 4 columns, from the greys of its left
@@ -100,18 +95,31 @@ __device__ __forceinline__ RowSums row_pass(unsigned left, unsigned mine, unsign
     const unsigned s2 =
         __dp4a(left, bytes4(0, 0, 0, 1), __dp4a(mine, bytes4(2, 3, 4, 3), __dp4a(right, bytes4(2, 1, 0, 0), 8u)));
     const unsigned s3 = __dp4a(mine, bytes4(1, 2, 3, 4), __dp4a(right, bytes4(3, 2, 1, 0), 8u));
-    return {s0 | s1 << 16, s2 | s3 << 16};
+    return {__byte_perm(s0, s1, 0x5410), __byte_perm(s2, s3, 0x5410)};
 }
 
-// The 7-tap column pass on 16-bit halves, rows r[0] (top) .. r[6]: the
-// weighted sum in each half is at most 65280 + 128, so no half carries into
-// the other, and the blurred pixel (sum >> 8) is the half's high byte.
-__device__ __forceinline__ unsigned column_pass(const unsigned (&r)[7]) {
-    const unsigned p = r[2] + r[4];
-    const unsigned q = r[1] + r[5] + p;
-    const unsigned s = r[0] + r[6] + q;
-    return s + q + p + 4 * r[3];  // (r0 + r6) + 2 (r1 + r5) + 3 (r2 + r4) + 4 r3
-}
+// The 7-tap column pass as two 4-row box sums: the weights 1 2 3 4 3 2 1 are
+// 1 1 1 1 convolved with itself. Walking down, each box sum is kept running
+// (add the new row, subtract the one 4 rows up), so a row costs two
+// additions per word however long the strip: box = x(t) + .. + x(t-3),
+// blur = box(t) + .. + box(t-3) = x(t-6) + 2 x(t-5) + .. + x(t). The words
+// hold two columns as 16-bit halves: a column's sum is at most 65280 + 128,
+// so each half stays exact (the word is exact modulo 2^32 whatever the
+// intermediate borrows between halves) and the blurred pixel, sum >> 8, is
+// the half's high byte.
+struct ColumnSums {
+    unsigned rows[4];   // the last 4 row sums, slot t % 4 holding row t's until row t + 4 replaces it
+    unsigned boxes[4];  // the last 4 box sums, likewise
+    unsigned box = 0;   // box sum of the newest row
+    unsigned blur = 0;  // weighted 7-row sum of the newest row
+
+    __device__ __forceinline__ void push(unsigned row, int slot) {
+        box += row - rows[slot];
+        rows[slot] = row;
+        blur += box - boxes[slot];
+        boxes[slot] = box;
+    }
+};
 
 // The blurred bytes around each of a lane's 4 columns: window c holds the
 // pixels at columns c - 1, c, c + 1 (clamped into the image) in bytes 0..2,
@@ -125,22 +133,37 @@ __device__ __forceinline__ Windows windows_of(unsigned left, unsigned mine, unsi
 }
 
 // Rule 3 from the windows of three blurred rows, as a byte in the low byte
-// of the result. The square root: s (< 2^23) becomes a float exactly
-// through its bits (0x4B000000 | s is 2^23 + s); s * rsqrt(s) has a relative
-// error below 2^-22, at most 0.0001 below the cap, while sqrt(s) of a whole
-// s is at least 0.25 / 511 from any half-integer there: rounding it gives
-// the nearest integer exactly. Adding 1.5 x 2^23 rounds to an integer in the
+// of the result. Capping s = gx^2 + gy^2 at 255^2 first caps the edge at
+// 255. The square root is the SFU's approximate one, off by a few units in
+// the last place at most, while the square root of a whole s is at least
+// 0.25 / 511 from any half-integer: rounding
+// it gives the nearest integer exactly (every s from 0 to 255^2 was tried on
+// an H100 and an H200). Adding 1.5 x 2^23 rounds to an integer in the
 // float's low mantissa bits.
 __device__ __forceinline__ unsigned edge_byte(unsigned up, unsigned mid, unsigned down) {
     const int gx = dot4_signed(up, bytes4(-1, 0, 1, 0),
                                dot4_signed(mid, bytes4(-2, 0, 2, 0), dot4_signed(down, bytes4(-1, 0, 1, 0), 0)));
     const int gy = dot4_signed(up, bytes4(1, 2, 1, 0), dot4_signed(down, bytes4(-1, -2, -1, 0), 0));
-    const int s = gx * gx + gy * gy;
-    const float f = __int_as_float(0x4B000000 | s) - 8388608.0f;
+    const unsigned s = min(gx * gx + gy * gy, 255 * 255);
     float r;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaxf(f, 1.0f)));
-    return __float_as_uint(fminf(f * r, 255.0f) + 12582912.0f);
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(__uint2float_rn(s)));
+    return __float_as_uint(r + 12582912.0f);
 }
+
+// How a warp walks its strip: whole words or bytes, rows clamped into the
+// image or not (a strip away from the top and bottom).
+template <bool kWords, bool kClampRows>
+struct Way {
+    static constexpr bool words = kWords, clamp_rows = kClampRows;
+};
+
+// What a lane carries down its strip.
+struct Lane {
+    ColumnSums lo, hi;          // the blur's column sums: columns 0, 1 and columns 2, 3
+    Windows up, mid, down;      // the windows of the last three blurred rows
+    unsigned last_blurred;      // the newest blurred row (the rows below the image repeat the last)
+    unsigned ahead[kAhead][3];  // the RGB words of the next kAhead rows, loaded before they are needed
+};
 
 __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) {
     const int lane = threadIdx.x % 32;
@@ -152,6 +175,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
     // Whole words when the rows allow 4-byte loads and stores and the warp's
     // span lies inside the image (the same for the whole warp).
     const bool words = aligned && xw >= 0 && xw + kSpan <= p.width;
+    const bool writes = lane > 0 && lane < 31;
 
     // Window selectors: byte j of window c is column clamp(xl + c + j - 1),
     // taken from the 8 bytes [left word, own word] (c = 0, 1) or [own word,
@@ -165,79 +189,112 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         sel[c] = s;
     }
 
-    unsigned rows[7] = {};   // row sums of the last 7 grey rows, 16-bit halves: columns 0, 1
-    unsigned rows2[7] = {};  // columns 2, 3
-    Windows up{}, mid{}, down{};
-    unsigned last_blurred = 0;
-
-    // The RGB words of the next kAhead rows, loaded before they are needed:
-    // a load takes hundreds of cycles, and the row in hand hides it.
-    unsigned ahead[kAhead][3];
-    const auto load_row = [&](int t, unsigned(&w)[3]) {
-        const int gy = clamp_to(ys - kHalo + t, p.height);
-        const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, gy, p.rgb_pitch));
+    // Grey row t of the walk is image row ys - kHalo + t. Strips that reach
+    // past the top or the bottom clamp it (the border rule); the others skip
+    // the clamps and the checks at the image's edges.
+    const bool clamp_rows = ys < kHalo || ys + kRows + kHalo + kAhead > p.height;
+    const auto image_row = [&](int t, auto way) {
+        const int gy = ys - kHalo + t;
+        return decltype(way)::clamp_rows ? clamp_to(gy, p.height) : gy;
+    };
+    const auto load_row = [&](int t, unsigned(&w)[3], auto way) {
+        const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, image_row(t, way), p.rgb_pitch));
         w[0] = __ldg(source);
         w[1] = __ldg(source + 1);
         w[2] = __ldg(source + 2);
     };
-    if (words)
-#pragma unroll
-        for (int a = 0; a < kAhead; ++a) load_row(a, ahead[a]);
 
-#pragma unroll
-    for (int t = 0; t < kRows + 2 * kHalo; ++t) {
-        // Grey row gy (clamped): 3 words a lane, or 12 bytes at the edges.
-        const int gy = clamp_to(ys - kHalo + t, p.height);
-        const std::uint8_t* row = p.rgb + static_cast<std::size_t>(gy) * p.rgb_pitch;
+    // Row t of the walk: grey row t, its row sums into the column sums, and
+    // from t = 2 kRadius on the blurred row 3 above it; from t = 2 kHalo on,
+    // the edge row one above that. `slot` is t % 4, a constant wherever this
+    // is called (the loops below are unrolled by 4), so the rings stay in
+    // registers. `way` is a type, Way<words, clamp_rows>: each way gets a
+    // walk of its own with no branch per row (a branch would make the
+    // compiler copy the rows loaded ahead into the same registers on both
+    // sides, and the copy waits for the load).
+    Lane s{};
+    const auto row = [&](int t, int slot, auto way) {
+        constexpr bool kWords = decltype(way)::words, kClampRows = decltype(way)::clamp_rows;
         unsigned greys;
-        if (words) {
-            const unsigned w0 = ahead[t % kAhead][0], w1 = ahead[t % kAhead][1], w2 = ahead[t % kAhead][2];
-            if (t + kAhead < kRows + 2 * kHalo) load_row(t + kAhead, ahead[t % kAhead]);
+        if constexpr (kWords) {
+            unsigned(&w)[3] = s.ahead[slot % kAhead];
+            const unsigned w0 = w[0], w1 = w[1], w2 = w[2];
+            load_row(t + kAhead, w, way);  // past the strip's last row this loads a row again: harmless
             greys = greys_of_words(w0, w1, w2);
         } else {
+            const std::uint8_t* rgb_row = p.rgb + at(0, image_row(t, way), p.rgb_pitch);
             greys = 0;
             for (int c = 0; c < 4; ++c) {
-                const std::uint8_t* px = row + 3 * clamp_to(xl + c, p.width);
+                const std::uint8_t* px = rgb_row + 3 * clamp_to(xl + c, p.width);
                 greys |= static_cast<unsigned>(grey_of(__ldg(px), __ldg(px + 1), __ldg(px + 2))) << 8 * c;
             }
         }
         const RowSums sums =
             row_pass(__shfl_up_sync(0xffffffffu, greys, 1), greys, __shfl_down_sync(0xffffffffu, greys, 1));
-        for (int k = 0; k < 6; ++k) rows[k] = rows[k + 1], rows2[k] = rows2[k + 1];
-        rows[6] = sums.lo;
-        rows2[6] = sums.hi;
-        if (t < 2 * kRadius) continue;
+        s.lo.push(sums.lo, slot);
+        s.hi.push(sums.hi, slot);
+        if (t < 2 * kRadius) return;
 
         // Blurred row by = gy - 3, its high bytes packed into one word; the
         // row below the image is the last row again (the Sobel's border).
         const int by = ys - kHalo + t - kRadius;
-        unsigned blurred = __byte_perm(column_pass(rows), column_pass(rows2), 0x7531);
-        if (by >= p.height) blurred = last_blurred;
-        last_blurred = blurred;
-        up = mid;
-        mid = down;
-        down = windows_of(__shfl_up_sync(0xffffffffu, blurred, 1), blurred, __shfl_down_sync(0xffffffffu, blurred, 1),
-                          sel);
-        if (t == 2 * kRadius + 1 && ys == 0) mid = down;  // the row above the image is row 0
-        if (t < 2 * kHalo) continue;
+        unsigned blurred = __byte_perm(s.lo.blur, s.hi.blur, 0x7531);
+        if constexpr (kClampRows) {
+            if (by >= p.height) blurred = s.last_blurred;
+            s.last_blurred = blurred;
+        }
+        s.up = s.mid;
+        s.mid = s.down;
+        const unsigned left = __shfl_up_sync(0xffffffffu, blurred, 1);
+        const unsigned right = __shfl_down_sync(0xffffffffu, blurred, 1);
+        if constexpr (kWords) {
+            // A span inside the image clamps no column: its selectors are constants.
+            constexpr unsigned kInside[4] = {0x543, 0x654, 0x321, 0x432};
+            s.down = windows_of(left, blurred, right, kInside);
+        } else {
+            s.down = windows_of(left, blurred, right, sel);
+        }
+        if (kClampRows && t == 2 * kRadius + 1 && ys == 0) s.mid = s.down;  // the row above the image is row 0
+        if (t < 2 * kHalo) return;
 
         // Edge row y = by - 1.
         const int y = by - 1;
-        if (y >= p.height) break;
-        const unsigned e0 = edge_byte(up.w[0], mid.w[0], down.w[0]), e1 = edge_byte(up.w[1], mid.w[1], down.w[1]);
-        const unsigned e2 = edge_byte(up.w[2], mid.w[2], down.w[2]), e3 = edge_byte(up.w[3], mid.w[3], down.w[3]);
-        const bool writes = lane > 0 && lane < 31;
+        const unsigned e0 = edge_byte(s.up.w[0], s.mid.w[0], s.down.w[0]);
+        const unsigned e1 = edge_byte(s.up.w[1], s.mid.w[1], s.down.w[1]);
+        const unsigned e2 = edge_byte(s.up.w[2], s.mid.w[2], s.down.w[2]);
+        const unsigned e3 = edge_byte(s.up.w[3], s.mid.w[3], s.down.w[3]);
+        if (!writes || (kClampRows && y >= p.height)) return;
         std::uint8_t* out = p.out + at(xl, y, p.pitch);
-        if (words) {
-            if (writes)
-                *reinterpret_cast<unsigned*>(out) =
-                    __byte_perm(__byte_perm(e0, e1, 0x0040), __byte_perm(e2, e3, 0x0040), 0x5410);
-        } else if (writes) {
+        if constexpr (kWords) {
+            *reinterpret_cast<unsigned*>(out) =
+                __byte_perm(__byte_perm(e0, e1, 0x0040), __byte_perm(e2, e3, 0x0040), 0x5410);
+        } else {
             const unsigned e[4] = {e0, e1, e2, e3};
             for (int c = 0; c < 4; ++c)
                 if (xl + c >= 0 && xl + c < p.width) out[c] = static_cast<std::uint8_t>(e[c]);
         }
-    }
+    };
+
+    const auto walk = [&](auto way) {
+        if constexpr (decltype(way)::words)
+#pragma unroll
+            for (int a = 0; a < kAhead; ++a) load_row(a, s.ahead[a], way);
+                // The first 2 kHalo rows only fill the column sums and windows.
+#pragma unroll
+        for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4, way);
+        // Then 4 rows a turn, to the strip's last row or the image's.
+        const int last = 2 * kHalo + min(kRows, p.height - ys);
+#pragma unroll 1
+        for (int t0 = 2 * kHalo; t0 < last; t0 += 4)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) row(t0 + j, j, way);
+    };
+    if (!words)
+        walk(Way<false, true>{});
+    else if (clamp_rows)
+        walk(Way<true, true>{});
+    else
+        walk(Way<true, false>{});
 }
 
 }  // namespace
