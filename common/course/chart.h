@@ -19,15 +19,15 @@
 //           breaks its curve; a failed point gets no throughput, only "wrong".
 // The caption under each chart is the device and the problem text.
 //
-// The output is deterministic (the same JSON gives the same bytes: the drift
-// test in tests/meson.build relies on it), a standalone SVG 1.1 document
-// with no scripts and no external fonts, sized for a projector.
+// The output is deterministic (the same JSON gives the same bytes: the test
+// "committed charts (CPU)", slides/meson.build, relies on it), a standalone
+// SVG 1.1 document with no scripts and no external fonts, sized for a
+// projector (1600 units wide; the height grows with the charts).
 #pragma once
 
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace course {

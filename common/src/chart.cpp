@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace course {
 
@@ -193,12 +194,13 @@ constexpr double glyph_em = 0.55;
 const char* const blue = "#3b6ea8";    // steps, throughput
 const char* const orange = "#e8730c";  // the student's row
 const char* const grey = "#9a9a9a";    // rows that are not steps (a copy, pinned transfers)
-// The sweeps' fraction series: a colour, a dash pattern and a marker each,
-// so that they read apart in black and white too.
+// The sweeps' fraction series: a colour and a dash pattern each, so that
+// they read apart in black and white too (their points are squares, the
+// throughput's are circles).
 const char* const series_colours[] = {"#e8730c", "#2e8b57", "#8e44ad", "#8d6e63"};
 const char* const series_dashes[] = {"14 7", "4 6", "18 6 4 6", "2 5"};
 
-// Coordinates: one decimal, none when it is 0, never "-0".
+// Coordinates: one decimal, dropped when it is 0 ("12", "12.5"), never "-0".
 std::string num(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f", std::fabs(value) < 0.05 ? 0.0 : value);
