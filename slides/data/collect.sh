@@ -1,0 +1,107 @@
+#!/bin/bash
+# Measures the reports behind the course's figures on the GPU at hand:
+#
+#   slides/data/collect.sh BUILD_DIR GPU        e.g. slides/data/collect.sh build h100
+#
+# runs every command whose ladder a README or a deck quotes, each with
+# --format json (never --profile: its columns come from a second run under
+# ncu), into slides/data/GPU/NAME.json; draws each as slides/charts/GPU/NAME.svg
+# with course-chart; and writes slides/data/charts.list, the list of every
+# report under slides/data/. slides/data/README.md says which figure each
+# report backs. Commit slides/data/ and slides/charts/ together.
+# Exits 1 if a command failed or a check in a ladder failed (the report is
+# kept, so that the failure can be read), 2 on a usage mistake.
+set -eu
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 BUILD_DIR GPU   (GPU: a short lower-case name such as h100 or h200)" >&2
+    exit 2
+fi
+build=$(cd "$1" && pwd)
+gpu=$2
+case $gpu in
+    *[!a-z0-9]* | "")
+        echo "$0: GPU \"$gpu\" must be lower-case letters and digits, such as h100" >&2
+        exit 2
+        ;;
+esac
+ladders=$build/lessons/course-ladders
+chart=$build/common/course-chart
+for program in "$ladders" "$chart"; do
+    if [ ! -x "$program" ]; then
+        echo "$0: $program is missing: build first (meson compile -C $1)" >&2
+        exit 2
+    fi
+done
+
+slides=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$slides/data/$gpu" "$slides/charts/$gpu"
+failed=0
+
+# figure NAME ARGS...: course-ladders ARGS --format json > data/GPU/NAME.json.
+# course-ladders exits 1 when a check fails, and still prints the report.
+figure() {
+    local name=$1
+    shift
+    local json=$slides/data/$gpu/$name.json
+    local start status=0
+    start=$(date +%s)
+    "$ladders" "$@" --format json >"$json.tmp" || status=$?
+    if [ $status -ne 0 ] && [ $status -ne 1 ]; then
+        rm -f "$json.tmp"
+        echo "$gpu/$name: course-ladders $* failed (exit $status); no report" >&2
+        failed=1
+        return
+    fi
+    mv "$json.tmp" "$json"
+    "$chart" "$json" "$slides/charts/$gpu/$name.svg"
+    local summary
+    summary=$(python3 -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+tables = report.get("ladders", []) + report.get("sweeps", [])
+rows = [r for t in tables for r in t.get("rungs", t.get("points", []))]
+wrong = sum(1 for r in rows if not r["check_ok"])
+print(f"{len(tables)} table(s), {len(rows)} rows, " + (f"{wrong} WRONG" if wrong else "all checks ok"))
+' "$json")
+    printf '%-32s course-ladders %-40s %s, %ss\n' "$gpu/$name.json" "$*" "$summary" "$(($(date +%s) - start))"
+    if [ $status -ne 0 ]; then failed=1; fi
+}
+
+figure basics basics
+figure reduction reduction --reps 50
+figure reduction-2pow26 reduction --size 2^26 --reps 50
+figure matmul matmul --reps 50
+figure matmul-4095 matmul --size 4095
+figure convolution convolution
+figure convolution-8192 convolution --size 8192 --reps 50
+figure convolution-block16x8 convolution --block 16x8
+figure convolution-block16x20 convolution --block 16x20
+figure convolution-block19x13 convolution --block 19x13
+figure convolution-pitchpad4 convolution --pitch-pad 4
+figure convolution-pitchpad1 convolution --pitch-pad 1
+figure separable separable
+figure separable-taps31 separable --taps 31
+figure separable-8192 separable --size 8192 --reps 50
+figure separable-8192-taps15 separable --size 8192 --taps 15
+figure separable-8192-taps31 separable --size 8192 --taps 31 --reps 50
+figure separable-8192-taps63 separable --size 8192 --taps 63
+figure sobel sobel
+figure sobel-8192 sobel --size 8192
+figure pipeline pipeline
+figure pipeline-8192 pipeline --size 8192
+# The occupancy track, once course-ladders has it (its help lists the tracks).
+if "$ladders" --help | grep -o 'tracks named: [^)]*' | grep -qw occupancy; then
+    figure occupancy occupancy
+else
+    echo "$gpu/occupancy.json: skipped, this course-ladders has no occupancy track"
+fi
+
+# The list Meson draws charts from: every report under slides/data/.
+{
+    sed -n '/^#/p' "$slides/data/charts.list"
+    (cd "$slides/data" && find . -mindepth 2 -maxdepth 2 -name '*.json' | sed 's|^\./||; s/\.json$//' | LC_ALL=C sort)
+} >"$slides/data/charts.list.tmp"
+mv "$slides/data/charts.list.tmp" "$slides/data/charts.list"
+echo "slides/data/charts.list: $(grep -vc '^#' "$slides/data/charts.list") report(s)"
+exit $failed
