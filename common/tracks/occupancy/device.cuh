@@ -58,13 +58,18 @@ inline unsigned short_case_cpu(unsigned v, int c) {
 // What the memory-bound kernel does to each element: one multiply-add.
 __host__ __device__ constexpr unsigned stream_transform(unsigned x) { return x * 2654435761u + 0x9E3779B9u; }
 
-// The SM's clock: a value the compiler can neither know nor compute twice
-// (`volatile`), and that it may not move across memory accesses (the
-// "memory" clobber). Step 03 holds such values in registers.
-__device__ inline unsigned read_clock() {
-    unsigned value;
-    asm volatile("mov.u32 %0, %%clock;" : "=r"(value)::"memory");
-    return value;
-}
+// Where step 03's kernels (and the probe kernels of the calculator) take the
+// values they hold in registers: 16-byte words of device memory that the
+// kernel itself might overwrite, as far as the compiler can tell (any store
+// through a pointer may land here). So it must load them where the code
+// says, before the kernel's loop of stores, and keep them until they are
+// used after it: it can neither load them again later nor compute them.
+// Zeros, as every __device__ variable starts; nothing writes them.
+namespace {
+__device__ uint4 held_words[64];
+}  // namespace
+
+// Word j (0 <= j < 64) of held_words.
+__device__ inline uint4 held_word(int j) { return held_words[j]; }
 
 }  // namespace occupancy

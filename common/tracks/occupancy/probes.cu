@@ -2,8 +2,8 @@
 // with many different register counts (values held in registers, register
 // caps from __launch_bounds__) and static shared memory, so that a calculator
 // can be compared with the CUDA runtime on real kernels. They are never run
-// for their result; lesson 02's program and its grading test only ask the
-// runtime about them.
+// (each would write out[threadIdx.x]); lesson 02's program and its grading
+// test only ask the runtime about them.
 #include "course/check.h"
 #include "tracks/occupancy/device.cuh"
 #include "tracks/occupancy/track.h"
@@ -14,14 +14,19 @@ namespace occupancy {
 
 namespace {
 
-// Holds kHeld clock values in registers from the start to the end (where
-// `guard`, always 0, would fold them into out[0]); with kStaticShared > 0,
-// also a static shared array of that many bytes.
+// Holds kHeld values in registers from the start to the end (where `guard`,
+// always 0, would fold them into out[0]), as step 03's kernel does; with
+// kStaticShared > 0, also a static shared array of that many bytes.
 template <int kHeld, int kStaticShared>
 __device__ void probe_body(unsigned* out, unsigned guard) {
-    unsigned held[kHeld > 0 ? kHeld : 1];
+    static_assert(kHeld % 4 == 0 && kHeld / 4 <= 64, "held values come in 16-byte words, at most 64 of them");
+    constexpr int kWords = kHeld / 4;
+    uint4 held[kWords > 0 ? kWords : 1];
 #pragma unroll
-    for (int j = 0; j < kHeld; ++j) held[j] = read_clock();
+    for (int j = 0; j < kWords; ++j) held[j] = held_word(j);
+    // A store between the loads and their use, as step 03's loop has: it
+    // might overwrite held_words, so the loads cannot move after it.
+    out[threadIdx.x] = threadIdx.x;
     unsigned folded = threadIdx.x;
     if constexpr (kStaticShared > 0) {
         __shared__ unsigned char table[kStaticShared];
@@ -33,7 +38,7 @@ __device__ void probe_body(unsigned* out, unsigned guard) {
     }
     if (guard != 0) {
 #pragma unroll
-        for (int j = 0; j < kHeld; ++j) folded = folded * 31u + held[j];
+        for (int j = 0; j < kWords; ++j) folded = folded * 31u + (held[j].x ^ held[j].y ^ held[j].z ^ held[j].w);
         out[blockIdx.x] = folded;
     }
 }

@@ -17,12 +17,13 @@ namespace {
 constexpr int kThreads = 256;
 
 template <int kHeld>
-__global__ void stream_registers(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
-                                 unsigned guard) {
+__global__ void stream_registers(const unsigned* __restrict__ in, unsigned* out, std::size_t n, unsigned guard) {
+    static_assert(kHeld % 4 == 0 && kHeld / 4 <= 64, "held values come in 16-byte words, at most 64 of them");
     // TODO(step 03): hold kHeld values in registers from here to the end of
-    // the kernel: an array `unsigned held[kHeld > 0 ? kHeld : 1]`, each
-    // element read from occupancy::read_clock() in an unrolled loop
-    // (tracks/occupancy/device.cuh says why the clock).
+    // the kernel: an array `uint4 held[kWords > 0 ? kWords : 1]` of kWords =
+    // kHeld / 4 words, each loaded from occupancy::held_word(j) in an
+    // unrolled loop (tracks/occupancy/device.cuh says why from there).
+    constexpr int kWords = kHeld / 4;
     // One element per iteration, one load in flight per thread.
     const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
 #pragma unroll 1

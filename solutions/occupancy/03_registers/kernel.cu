@@ -8,12 +8,14 @@
 // Each variant of the kernel holds kHeld more values in registers for its
 // whole run (tracks/occupancy/kernels.h lists them: 0 to 200). They stand for
 // the state a real kernel keeps (accumulators, a tile, a filter window), and
-// they are chosen so that the compiler must keep them: read from the SM's
-// clock before the loop (nothing it can compute again later), used after it
-// in a branch that never runs but that it cannot rule out. The register
-// count rises with kHeld, the occupancy the calculator predicts falls with
-// it (J. Seo's slides: 63 + 1 registers leave a Fermi SM a third occupied),
-// and the sweep shows what that does to the bandwidth.
+// they are chosen so that the compiler must keep them: loaded before the loop
+// from device memory that the loop's stores might overwrite, as far as it can
+// tell (held_word, tracks/occupancy/device.cuh), and used after it in a
+// branch that never runs but that it cannot rule out. The register count
+// rises with kHeld, the occupancy the calculator predicts falls with it
+// (J. Seo's slides: 63 + 1 registers leave a Fermi SM a third occupied), and
+// the sweep shows what that does to the bandwidth. `out` is not __restrict__
+// here: that is what keeps the compiler from moving the loads after the loop.
 #include "tracks/occupancy/device.cuh"
 #include "tracks/occupancy/kernels.h"
 
@@ -25,12 +27,13 @@ namespace {
 constexpr int kThreads = 256;
 
 template <int kHeld>
-__global__ void stream_registers(const unsigned* __restrict__ in, unsigned* __restrict__ out, std::size_t n,
-                                 unsigned guard) {
+__global__ void stream_registers(const unsigned* __restrict__ in, unsigned* out, std::size_t n, unsigned guard) {
+    static_assert(kHeld % 4 == 0 && kHeld / 4 <= 64, "held values come in 16-byte words, at most 64 of them");
     // kHeld values held in registers from here to the end of the kernel.
-    unsigned held[kHeld > 0 ? kHeld : 1];
+    constexpr int kWords = kHeld / 4;
+    uint4 held[kWords > 0 ? kWords : 1];
 #pragma unroll
-    for (int j = 0; j < kHeld; ++j) held[j] = occupancy::read_clock();
+    for (int j = 0; j < kWords; ++j) held[j] = occupancy::held_word(j);
 
     // One element per iteration, one load in flight per thread.
     const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
@@ -43,7 +46,7 @@ __global__ void stream_registers(const unsigned* __restrict__ in, unsigned* __re
     if (guard != 0) {
         unsigned folded = 0;
 #pragma unroll
-        for (int j = 0; j < kHeld; ++j) folded = folded * 31u + held[j];
+        for (int j = 0; j < kWords; ++j) folded = folded * 31u + (held[j].x ^ held[j].y ^ held[j].z ^ held[j].w);
         out[0] = folded;
     }
 }
