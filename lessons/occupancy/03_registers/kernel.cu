@@ -23,7 +23,6 @@ __global__ void stream_registers(const unsigned* __restrict__ in, unsigned* out,
     // the kernel: an array `uint4 held[kWords > 0 ? kWords : 1]` of kWords =
     // kHeld / 4 words, each loaded from occupancy::held_word(j) in an
     // unrolled loop (tracks/occupancy/device.cuh says why from there).
-    constexpr int kWords = kHeld / 4;
     // One element per iteration, one load in flight per thread.
     const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
 #pragma unroll 1
