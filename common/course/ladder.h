@@ -54,9 +54,63 @@ struct Ladder {
     bool all_ok() const;
 };
 
+// --- Sweeps ------------------------------------------------------------------
+// One kernel measured over a parameter (block size, registers per thread,
+// shared memory per block, ...), each point checked and timed exactly as a
+// rung is (course/sweep.h: measure_point). Its table:
+//
+//   columns: <parameter> | median ms | spread | GB/s or GFLOP/s | % peak |
+//            <the sweep's series> | check
+//
+// A series is a number per point that the track adds: "predicted occupancy",
+// "achieved occupancy" (filled in by --profile), "slowdown vs N = 1". A value
+// that was not measured is empty (null in the JSON, "-" in the table).
+
+// How a series' values read in the table (the JSON has the plain numbers).
+enum class SeriesKind {
+    fraction,  // 0.93 -> "93.0%"
+    count,     // 12 -> "12"
+    ratio,     // 2.5 -> "2.50x"
+};
+
+struct Series {
+    std::string name;
+    SeriesKind kind = SeriesKind::fraction;
+};
+
+struct SweepPoint {
+    double x = 0;       // the parameter's value, for plotting
+    std::string label;  // how the table shows it: "32", "16 KiB"
+    bool timed = true;  // false: a point only computed, never run (the occupancy calculator's)
+    TimingStats time;
+    double work = 0;  // bytes moved or FLOP done by one run
+    CheckResult check;
+    std::vector<std::optional<double>> values;  // one per Sweep::series
+    int run_index = -1;                         // as Rung::run_index: --profile matches points by it
+};
+
+struct Sweep {
+    std::string track;      // "occupancy"
+    std::string lesson;     // "03_registers"
+    std::string title;      // "registers per thread"
+    std::string problem;    // what one run does, with its size
+    std::string parameter;  // heads the first column: "registers per thread"
+    bool student = false;   // the kernel swept is the student's own
+    Unit unit = Unit::bandwidth;
+    double peak = 0;  // GB/s or GFLOP/s; 0 hides the "% peak" column
+    std::vector<Series> series;
+    std::vector<SweepPoint> points;
+    std::vector<std::string> notes;
+
+    bool all_ok() const;
+    // The index of the series called `name`, or -1.
+    int series_index(const std::string& name) const;
+};
+
 struct Report {
     DeviceInfo device;
     std::vector<Ladder> ladders;
+    std::vector<Sweep> sweeps = {};  // after the ladders, in every format
     bool all_ok() const;
 };
 
@@ -88,6 +142,17 @@ std::string format_percent(double fraction);
 // A time as the table shows it: enough decimals that a 0.004 ms kernel and a
 // 148 ms one both read well ("148.0", "2.500", "0.0040").
 std::string format_milliseconds(double ms);
+// A sweep's throughput at a point (work / median time) and its fraction of
+// the sweep's peak (empty without a peak, a timing or a passed check).
+double throughput(const SweepPoint& point);
+std::optional<double> percent_of_peak(const Sweep& sweep, const SweepPoint& point);
+// A series value as the table shows it ("-" when empty).
+std::string format_series_value(const Series& series, const std::optional<double>& value);
+
+// A report prints its ladders, then its sweeps. The CSV of a report with
+// both is two tables, the ladders' then the sweeps', a blank line between;
+// the JSON has "ladders" when the report has ladders (or nothing at all) and
+// "sweeps" when it has sweeps.
 std::string format_table(const Report& report);
 std::string format_csv(const Report& report);
 std::string format_json(const Report& report);

@@ -102,7 +102,9 @@ std::string short_kernel_name(const std::string& name);
 // Appends "DRAM %", "SM %", "occupancy" and "limiter" to every ladder with a
 // measured rung ("-" where a rung launched no kernel ncu sees, like a
 // cudaMemcpy), a note on reading them, and a note per rung of several kernels
-// listing each with its grid (the talk's "identify the hotspot").
+// listing each with its grid (the talk's "identify the hotspot"). Every sweep
+// with a measured point gets its "achieved occupancy" series filled in (added
+// if it has none), point by point, and a note.
 void add_profile(Report& report, const RungProfiles& profiles);
 
 }  // namespace course

@@ -65,6 +65,145 @@ const Rung* library_rung(const Ladder& ladder) {
     return nullptr;
 }
 
+// Prints a table: columns right-aligned except `text_column` and the last
+// (the check), which is left unpadded.
+void print_columns(std::ostringstream& out, const std::vector<std::string>& header,
+                   const std::vector<std::vector<std::string>>& rows, std::size_t text_column) {
+    std::vector<std::size_t> width(header.size(), 0);
+    for (std::size_t c = 0; c < header.size(); ++c) {
+        width[c] = header[c].size();
+        for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+    }
+    auto print_row = [&](const std::vector<std::string>& cells) {
+        std::string line;
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            if (c > 0) line += "  ";
+            line += c + 1 == cells.size() ? cells[c]
+                    : c == text_column    ? pad_right(cells[c], width[c])
+                                          : pad_left(cells[c], width[c]);
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << "\n";
+    };
+    print_row(header);
+    for (const auto& row : rows) print_row(row);
+}
+
+std::string json_device(const DeviceInfo& d) {
+    std::ostringstream out;
+    out << "{\"name\": \"" << json_escape(d.name) << "\", \"arch\": \"" << d.arch()
+        << "\", \"sm_count\": " << d.sm_count << ", \"sm_clock_mhz\": " << d.sm_clock_khz / 1000
+        << ", \"peak_dram_gbps\": " << fixed(d.peak_dram_gbps, 1)
+        << ", \"peak_fp32_gflops\": " << fixed(d.peak_fp32_gflops, 1) << ", \"l2_bytes\": " << d.l2_bytes << "}";
+    return out.str();
+}
+
+// One sweep as a table, after a blank line and its title line.
+std::string format_sweep_table(const Sweep& sweep) {
+    std::ostringstream out;
+    std::vector<std::string> header = {sweep.parameter, "median ms", "spread", unit_name(sweep.unit)};
+    if (sweep.peak > 0) header.push_back("% peak");
+    for (const auto& series : sweep.series) header.push_back(series.name);
+    header.push_back("check");
+    std::vector<std::vector<std::string>> rows;
+    for (const SweepPoint& point : sweep.points) {
+        const bool timed = point.timed && point.time.runs > 0;
+        std::vector<std::string> row = {point.label, timed ? format_milliseconds(point.time.median_ms) : "-",
+                                        timed ? fixed(100 * point.time.spread(), 1) + "%" : "-",
+                                        timed && point.check.ok ? fixed(throughput(point), 1) : "-"};
+        if (sweep.peak > 0) row.push_back(percent(percent_of_peak(sweep, point)));
+        for (std::size_t c = 0; c < sweep.series.size(); ++c)
+            row.push_back(
+                format_series_value(sweep.series[c], c < point.values.size() ? point.values[c] : std::nullopt));
+        row.push_back(point.check.summary());
+        rows.push_back(row);
+    }
+    out << "\n"
+        << (sweep.student ? "you > " : "") << sweep.track << " " << sweep.lesson << ", " << sweep.title << ": "
+        << sweep.problem << "\n";
+    print_columns(out, header, rows, header.size());  // every column right-aligned but the check
+    for (const auto& note : sweep.notes) out << "  " << note << "\n";
+    return out.str();
+}
+
+std::string format_sweeps_csv(const Report& report) {
+    std::ostringstream out;
+    out << "device,track,lesson,title,problem,parameter,x,label,median_ms,min_ms,max_ms,spread,runs,unit,throughput,"
+           "percent_of_peak,series,value,check_ok,check\n";
+    auto opt = [](const std::optional<double>& v, int d) {
+        return v && std::isfinite(*v) ? fixed(*v, d) : std::string();
+    };
+    for (const Sweep& sweep : report.sweeps) {
+        for (const SweepPoint& point : sweep.points) {
+            // One line per series value (and one with empty series columns
+            // for a sweep without series): a long table that any plotting
+            // tool reads without knowing the sweep's columns.
+            const std::size_t lines = std::max<std::size_t>(1, sweep.series.size());
+            for (std::size_t c = 0; c < lines; ++c) {
+                const bool timed = point.timed && point.time.runs > 0;
+                char x[64];
+                std::snprintf(x, sizeof x, "%.10g", point.x);
+                out << csv_field(report.device.name) << ',' << csv_field(sweep.track) << ',' << csv_field(sweep.lesson)
+                    << ',' << csv_field(sweep.title) << ',' << csv_field(sweep.problem) << ','
+                    << csv_field(sweep.parameter) << ',' << x << ',' << csv_field(point.label) << ','
+                    << (timed ? fixed(point.time.median_ms, 6) : "") << ','
+                    << (timed ? fixed(point.time.min_ms, 6) : "") << ',' << (timed ? fixed(point.time.max_ms, 6) : "")
+                    << ',' << (timed ? fixed(point.time.spread(), 4) : "") << ',' << point.time.runs << ','
+                    << unit_name(sweep.unit) << ',' << (timed ? fixed(throughput(point), 2) : "") << ','
+                    << opt(percent_of_peak(sweep, point), 4) << ',';
+                if (c < sweep.series.size())
+                    out << csv_field(sweep.series[c].name) << ','
+                        << opt(c < point.values.size() ? point.values[c] : std::nullopt, 6);
+                else
+                    out << ',';
+                out << ',' << (point.check.ok ? 1 : 0) << ',' << csv_field(point.check.summary()) << "\n";
+            }
+        }
+    }
+    return out.str();
+}
+
+std::string json_sweeps(const Report& report) {
+    std::ostringstream out;
+    out << "\"sweeps\": [";
+    for (std::size_t s = 0; s < report.sweeps.size(); ++s) {
+        const Sweep& sweep = report.sweeps[s];
+        out << (s ? "," : "") << "\n    {\"track\": \"" << json_escape(sweep.track) << "\", \"lesson\": \""
+            << json_escape(sweep.lesson) << "\", \"title\": \"" << json_escape(sweep.title) << "\", \"problem\": \""
+            << json_escape(sweep.problem) << "\", \"parameter\": \"" << json_escape(sweep.parameter)
+            << "\", \"unit\": \"" << unit_name(sweep.unit) << "\", \"peak\": " << fixed(sweep.peak, 1)
+            << ", \"series\": [";
+        for (std::size_t c = 0; c < sweep.series.size(); ++c)
+            out << (c ? ", " : "") << '"' << json_escape(sweep.series[c].name) << '"';
+        out << "], \"points\": [";
+        for (std::size_t i = 0; i < sweep.points.size(); ++i) {
+            const SweepPoint& point = sweep.points[i];
+            // An untimed point (the calculator's) has null times: nothing was run.
+            const bool timed = point.timed && point.time.runs > 0;
+            auto timing = [&](double value, int decimals) { return timed ? fixed(value, decimals) : "null"; };
+            char x[64];
+            std::snprintf(x, sizeof x, "%.10g", point.x);
+            out << (i ? "," : "") << "\n      {\"x\": " << (std::isfinite(point.x) ? x : "null") << ", \"label\": \""
+                << json_escape(point.label) << "\", \"median_ms\": " << timing(point.time.median_ms, 6)
+                << ", \"min_ms\": " << timing(point.time.min_ms, 6) << ", \"max_ms\": " << timing(point.time.max_ms, 6)
+                << ", \"spread\": " << timing(point.time.spread(), 4) << ", \"runs\": " << point.time.runs
+                << ", \"throughput\": " << timing(throughput(point), 2)
+                << ", \"percent_of_peak\": " << json_number(percent_of_peak(sweep, point), 4) << ", \"values\": {";
+            for (std::size_t c = 0; c < sweep.series.size(); ++c)
+                out << (c ? ", " : "") << '"' << json_escape(sweep.series[c].name)
+                    << "\": " << json_number(c < point.values.size() ? point.values[c] : std::nullopt, 6);
+            out << "}, \"check_ok\": " << (point.check.ok ? "true" : "false") << ", \"check\": \""
+                << json_escape(point.check.summary()) << "\"}";
+        }
+        out << "\n    ], \"notes\": [";
+        for (std::size_t i = 0; i < sweep.notes.size(); ++i)
+            out << (i ? ", " : "") << '"' << json_escape(sweep.notes[i]) << '"';
+        out << "]}";
+    }
+    out << "\n  ]";
+    return out.str();
+}
+
 }  // namespace
 
 std::string step_label(int number) { return (number < 10 ? "0" : "") + std::to_string(number); }
@@ -89,9 +228,23 @@ bool Ladder::all_ok() const {
     return true;
 }
 
+bool Sweep::all_ok() const {
+    for (const auto& point : points)
+        if (!point.check.ok) return false;
+    return true;
+}
+
+int Sweep::series_index(const std::string& name) const {
+    for (std::size_t i = 0; i < series.size(); ++i)
+        if (series[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
 bool Report::all_ok() const {
     for (const auto& ladder : ladders)
         if (!ladder.all_ok()) return false;
+    for (const auto& sweep : sweeps)
+        if (!sweep.all_ok()) return false;
     return true;
 }
 
@@ -132,6 +285,28 @@ std::optional<double> speedup_vs_first(const Ladder& ladder, std::size_t row) {
     const Rung& here = ladder.rungs[row];
     if (!first.check.ok || !here.check.ok || here.time.median_ms <= 0) return std::nullopt;
     return first.time.median_ms / here.time.median_ms;
+}
+
+double throughput(const SweepPoint& point) {
+    if (!point.timed || point.time.median_ms <= 0) return 0;
+    return point.work / (point.time.median_ms * 1e-3) / 1e9;
+}
+
+std::optional<double> percent_of_peak(const Sweep& sweep, const SweepPoint& point) {
+    if (sweep.peak <= 0 || !point.timed || !point.check.ok || point.time.median_ms <= 0) return std::nullopt;
+    return throughput(point) / sweep.peak;
+}
+
+std::string format_series_value(const Series& series, const std::optional<double>& value) {
+    if (!value || !std::isfinite(*value)) return "-";
+    switch (series.kind) {
+    case SeriesKind::fraction: return format_percent(*value);
+    case SeriesKind::ratio: return fixed(*value, 2) + "x";
+    case SeriesKind::count: break;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g", *value);
+    return text;
 }
 
 std::optional<double> fraction_of_library(const Ladder& ladder, std::size_t row) {
@@ -175,34 +350,17 @@ std::string format_table(const Report& report) {
             rows.push_back(row);
         }
 
-        // Column widths; the check column is last and left unpadded.
-        std::vector<std::size_t> width(header.size(), 0);
-        for (std::size_t c = 0; c < header.size(); ++c) {
-            width[c] = header[c].size();
-            for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
-        }
-        auto print_row = [&](const std::vector<std::string>& cells) {
-            std::string line;
-            for (std::size_t c = 0; c < cells.size(); ++c) {
-                const bool text_column = c == 2 || c + 1 == cells.size();
-                if (c > 0) line += "  ";
-                line += c + 1 == cells.size() ? cells[c]
-                        : text_column         ? pad_right(cells[c], width[c])
-                                              : pad_left(cells[c], width[c]);
-            }
-            while (!line.empty() && line.back() == ' ') line.pop_back();
-            out << line << "\n";
-        };
         out << "\n" << ladder.track << ": " << ladder.problem << "\n";
-        print_row(header);
-        for (const auto& row : rows) print_row(row);
+        print_columns(out, header, rows, 2);
         for (const auto& note : ladder.notes) out << "  " << note << "\n";
     }
+    for (const auto& sweep : report.sweeps) out << format_sweep_table(sweep);
     return out.str();
 }
 
 std::string format_csv(const Report& report) {
     std::ostringstream out;
+    if (report.ladders.empty() && !report.sweeps.empty()) return format_sweeps_csv(report);
     out << "device,track,problem,step,title,student,library,median_ms,min_ms,max_ms,spread,runs,unit,throughput,"
            "percent_of_peak,speedup_vs_previous,speedup_vs_first,fraction_of_library,check_ok,check\n";
     for (const auto& ladder : report.ladders) {
@@ -222,17 +380,15 @@ std::string format_csv(const Report& report) {
                 << ',' << csv_field(rung.check.summary()) << "\n";
         }
     }
+    if (!report.sweeps.empty()) out << "\n" << format_sweeps_csv(report);
     return out.str();
 }
 
 std::string format_json(const Report& report) {
     std::ostringstream out;
-    const DeviceInfo& d = report.device;
-    out << "{\n  \"device\": {\"name\": \"" << json_escape(d.name) << "\", \"arch\": \"" << d.arch()
-        << "\", \"sm_count\": " << d.sm_count << ", \"sm_clock_mhz\": " << d.sm_clock_khz / 1000
-        << ", \"peak_dram_gbps\": " << fixed(d.peak_dram_gbps, 1)
-        << ", \"peak_fp32_gflops\": " << fixed(d.peak_fp32_gflops, 1) << ", \"l2_bytes\": " << d.l2_bytes
-        << "},\n  \"ladders\": [";
+    out << "{\n  \"device\": " << json_device(report.device);
+    const bool ladders = !report.ladders.empty() || report.sweeps.empty();
+    if (ladders) out << ",\n  \"ladders\": [";
     for (std::size_t l = 0; l < report.ladders.size(); ++l) {
         const Ladder& ladder = report.ladders[l];
         out << (l ? "," : "") << "\n    {\"track\": \"" << json_escape(ladder.track) << "\", \"problem\": \""
@@ -267,7 +423,9 @@ std::string format_json(const Report& report) {
             out << (i ? ", " : "") << '"' << json_escape(ladder.notes[i]) << '"';
         out << "]}";
     }
-    out << "\n  ]\n}\n";
+    if (ladders) out << "\n  ]";
+    if (!report.sweeps.empty()) out << ",\n  " << json_sweeps(report);
+    out << "\n}\n";
     return out.str();
 }
 

@@ -1,6 +1,7 @@
 #include "course/profile.h"
 
 #include "course/check.h"
+#include "course/sweep.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -437,6 +438,28 @@ void add_profile(Report& report, const RungProfiles& profiles) {
             "DRAM, L2 and L1/shared) and the SM throughput against 60% of peak: compute, bandwidth, compute+bw "
             "(both), latency (neither); \"-\": no kernel ncu sees (a cudaMemcpy)");
         for (auto& line : hotspots) ladder.notes.push_back(std::move(line));
+    }
+    // A sweep gets its achieved occupancy per point: the series
+    // kAchievedOccupancy (added if the sweep has none), as a fraction.
+    for (Sweep& sweep : report.sweeps) {
+        const bool measured = std::any_of(sweep.points.begin(), sweep.points.end(),
+                                          [](const SweepPoint& point) { return point.run_index >= 0; });
+        if (!measured) continue;
+        int column = sweep.series_index(kAchievedOccupancy);
+        if (column < 0) {
+            sweep.series.push_back({kAchievedOccupancy, SeriesKind::fraction});
+            column = static_cast<int>(sweep.series.size()) - 1;
+        }
+        for (SweepPoint& point : sweep.points) {
+            point.values.resize(sweep.series.size());
+            const auto found = profiles.find(point.run_index);
+            if (point.run_index < 0 || found == profiles.end() || found->second.empty()) continue;
+            point.values[static_cast<std::size_t>(column)] = combine(found->second).occupancy / 100.0;
+        }
+        sweep.notes.push_back(
+            "achieved occupancy: profiled by Nsight Compute (--profile), one run per point: the share of the SM's "
+            "warp slots in use while the kernel ran (sm__warps_active.avg.pct_of_peak_sustained_active), averaged "
+            "over the run; \"-\" where ncu saw no kernel");
     }
 }
 

@@ -51,6 +51,13 @@ int guarded(const std::string& program, Body&& body) {
 
 }  // namespace
 
+void run_track(const Track& track, const TrackRun& run, Report& report) {
+    if (track.run)
+        for (auto& ladder : track.run(run)) report.ladders.push_back(std::move(ladder));
+    if (track.run_sweeps)
+        for (auto& sweep : track.run_sweeps(run)) report.sweeps.push_back(std::move(sweep));
+}
+
 int lesson_main(int argc, char** argv, const Track& track, int student_step, const std::string& lesson_dir) {
     const std::string program = program_name(argv);
     return guarded(program, [&]() {
@@ -60,7 +67,8 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
                 program,
                 "Runs your kernel (" + lesson_dir +
                     "/kernel.cu) and the reference solutions of "
-                    "the steps before it, checks every result against the CPU, and prints the ladder.\n" +
+                    "the steps before it, checks every result against the CPU, and prints the ladder (or your "
+                    "kernel's sweep).\n" +
                     track.title,
                 track.size_help, track.options);
             return 0;
@@ -70,7 +78,8 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
         if (options.profile) require_ncu();
 
         Harness harness = make_harness(options);
-        Report report{harness.device, track.run(TrackRun{options, harness, student_step})};
+        Report report{harness.device, {}, {}};
+        run_track(track, TrackRun{options, harness, student_step}, report);
         // The run under ncu prints nothing (ncu's log is what is read back);
         // its exit status says only whether it ran through.
         if (harness.profile_pass) return 0;
@@ -126,11 +135,8 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
         if (options.profile) require_ncu();
 
         Harness harness = make_harness(options);
-        Report report{harness.device, {}};
-        for (const Track* track : chosen) {
-            auto ladders = track->run(TrackRun{options, harness, 0});
-            for (auto& ladder : ladders) report.ladders.push_back(std::move(ladder));
-        }
+        Report report{harness.device, {}, {}};
+        for (const Track* track : chosen) run_track(*track, TrackRun{options, harness, 0}, report);
         if (harness.profile_pass) return 0;
         if (options.profile) add_profile(report, run_profile_pass(arguments(argc, argv)));
         std::cout << format_report(report, options.format);

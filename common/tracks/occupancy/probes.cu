@@ -1,0 +1,117 @@
+// Probe kernels for the occupancy calculator: the same small kernel compiled
+// with many different register counts (values held in registers, register
+// caps from __launch_bounds__) and static shared memory, so that a calculator
+// can be compared with the CUDA runtime on real kernels. They are never run
+// (each would write out[threadIdx.x]); lesson 02's program and its grading
+// test only ask the runtime about them.
+#include "course/check.h"
+#include "tracks/occupancy/device.cuh"
+#include "tracks/occupancy/track.h"
+
+#include <utility>
+
+namespace occupancy {
+
+namespace {
+
+// Holds kHeld values in registers from the start to the end (where `guard`,
+// always 0, would fold them into out[0]), as step 03's kernel does; with
+// kStaticShared > 0, also a static shared array of that many bytes.
+template <int kHeld, int kStaticShared>
+__device__ void probe_body(unsigned* out, unsigned guard) {
+    static_assert(kHeld % 4 == 0 && kHeld / 4 <= 64, "held values come in 16-byte words, at most 64 of them");
+    constexpr int kWords = kHeld / 4;
+    uint4 held[kWords > 0 ? kWords : 1];
+#pragma unroll
+    for (int j = 0; j < kWords; ++j) held[j] = held_word(j);
+    // A store between the loads and their use, as step 03's loop has: it
+    // might overwrite held_words, so the loads cannot move after it.
+    out[threadIdx.x] = threadIdx.x;
+    unsigned folded = threadIdx.x;
+    if constexpr (kStaticShared > 0) {
+        __shared__ unsigned char table[kStaticShared];
+        if (guard != 0) {
+            table[threadIdx.x % kStaticShared] = static_cast<unsigned char>(folded);
+            __syncthreads();
+            folded += table[(threadIdx.x * 7) % kStaticShared];
+        }
+    }
+    if (guard != 0) {
+#pragma unroll
+        for (int j = 0; j < kWords; ++j) folded = folded * 31u + (held[j].x ^ held[j].y ^ held[j].z ^ held[j].w);
+        out[blockIdx.x] = folded;
+    }
+}
+
+template <int kHeld, int kStaticShared>
+__global__ void occupancy_probe(unsigned* out, unsigned guard) {
+    probe_body<kHeld, kStaticShared>(out, guard);
+}
+
+// The same with an opted-in dynamic shared memory limit (a separate kernel:
+// the attribute belongs to the function).
+__global__ void occupancy_probe_opted_in(unsigned* out, unsigned guard) { probe_body<0, 0>(out, guard); }
+
+// Register caps: __launch_bounds__(max threads, min blocks per SM) makes the
+// compiler fit kMinBlocks blocks of kMaxThreads threads in the register file.
+template <int kHeld, int kMaxThreads, int kMinBlocks>
+__global__ void __launch_bounds__(kMaxThreads, kMinBlocks) occupancy_probe_bounded(unsigned* out, unsigned guard) {
+    probe_body<kHeld, 0>(out, guard);
+}
+
+Probe probe(const std::string& name, const void* kernel) {
+    Probe p{name, kernel, {}};
+    CUDA_CHECK(cudaFuncGetAttributes(&p.attributes, kernel));
+    return p;
+}
+
+template <int... kHeld>
+void add_held(std::vector<Probe>& out, std::integer_sequence<int, kHeld...>) {
+    (out.push_back(
+         probe("held " + std::to_string(kHeld * 8), reinterpret_cast<const void*>(&occupancy_probe<kHeld * 8, 0>))),
+     ...);
+}
+
+}  // namespace
+
+std::vector<Probe> probes() {
+    std::vector<Probe> out;
+    // 0, 8, 16, ..., 200 values held: register counts from the least the
+    // kernel needs to over 200.
+    add_held(out, std::make_integer_sequence<int, 26>{});
+    out.push_back(probe("held 4", reinterpret_cast<const void*>(&occupancy_probe<4, 0>)));
+    out.push_back(probe("held 12", reinterpret_cast<const void*>(&occupancy_probe<12, 0>)));
+    out.push_back(probe("held 36", reinterpret_cast<const void*>(&occupancy_probe<36, 0>)));
+    out.push_back(probe("held 60", reinterpret_cast<const void*>(&occupancy_probe<60, 0>)));
+    // Static shared memory (with a few values held).
+    out.push_back(probe("static 100 B", reinterpret_cast<const void*>(&occupancy_probe<8, 100>)));
+    out.push_back(probe("static 2000 B", reinterpret_cast<const void*>(&occupancy_probe<8, 2000>)));
+    out.push_back(probe("static 6144 B", reinterpret_cast<const void*>(&occupancy_probe<24, 6144>)));
+    out.push_back(probe("static 20000 B", reinterpret_cast<const void*>(&occupancy_probe<8, 20000>)));
+    out.push_back(probe("static 40000 B", reinterpret_cast<const void*>(&occupancy_probe<48, 40000>)));
+    // Register caps.
+    out.push_back(
+        probe("launch bounds 1024x1, held 96", reinterpret_cast<const void*>(&occupancy_probe_bounded<96, 1024, 1>)));
+    out.push_back(
+        probe("launch bounds 256x4, held 96", reinterpret_cast<const void*>(&occupancy_probe_bounded<96, 256, 4>)));
+    out.push_back(
+        probe("launch bounds 256x3, held 96", reinterpret_cast<const void*>(&occupancy_probe_bounded<96, 256, 3>)));
+    out.push_back(
+        probe("launch bounds 384x2, held 96", reinterpret_cast<const void*>(&occupancy_probe_bounded<96, 384, 2>)));
+    out.push_back(
+        probe("launch bounds 128x8, held 96", reinterpret_cast<const void*>(&occupancy_probe_bounded<96, 128, 8>)));
+    out.push_back(
+        probe("launch bounds 128x5, held 200", reinterpret_cast<const void*>(&occupancy_probe_bounded<200, 128, 5>)));
+    out.push_back(
+        probe("launch bounds 96x6, held 200", reinterpret_cast<const void*>(&occupancy_probe_bounded<200, 96, 6>)));
+    // Opted in to the largest dynamic shared memory a block may have.
+    int device = 0, optin = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const void* opted = reinterpret_cast<const void*>(&occupancy_probe_opted_in);
+    CUDA_CHECK(cudaFuncSetAttribute(opted, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    out.push_back(probe("held 0, opted in", opted));
+    return out;
+}
+
+}  // namespace occupancy
