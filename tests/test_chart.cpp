@@ -265,6 +265,23 @@ TEST_CASE("a sweep chart") {
     CHECK(svg.find(">device peak: 3352 GB/s<") != std::string::npos);
 }
 
+TEST_CASE("a sweep's points computed, not timed, draw their series only") {
+    // As the occupancy calculator's sweeps print them: null times and throughput.
+    std::string json = sweep_json;
+    for (const char* time : {"\"median_ms\": 0.1720", "\"median_ms\": 0.2480"})
+        json = replaced(json, time, "\"median_ms\": null");
+    for (const char* throughput : {"\"throughput\": 3121.4", "\"throughput\": 2164.9"})
+        json = replaced(json, throughput, "\"throughput\": null");
+    const course::ChartReport report = course::read_chart_report(json);
+    CHECK_FALSE(report.sweeps[0].points[0].timed);
+    CHECK(report.sweeps[0].points[1].timed);
+    const std::string svg = course::render_chart_svg(report);
+    CHECK(xml_problem(svg) == "");
+    CHECK(count(svg, "<circle class=\"point\"") == 2);  // 64 and 168 (255 failed)
+    CHECK(count(svg, "<rect class=\"series-point\"") == 9);
+    CHECK(svg.find(">3121 (93.1%)<") == std::string::npos);
+}
+
 TEST_CASE("a sweep's series that is not a fraction is named, not drawn") {
     std::string json = replaced(sweep_json, "\"achieved occupancy\": 0.24", "\"achieved occupancy\": 24");
     const std::string svg = course::render_chart_svg(course::read_chart_report(json));

@@ -60,6 +60,7 @@ struct ChartLadder {
 struct ChartPoint {  // one point of a sweep
     double x = 0;
     std::string label;
+    bool timed = true;  // false: a point computed, not timed (median_ms and throughput null in the JSON)
     double median_ms = 0;
     double throughput = 0;
     std::optional<double> percent_of_peak;

@@ -130,8 +130,13 @@ ChartSweep read_sweep(const Json& json, const std::string& path) {
         if (x.type != Json::Type::number) wrong_type(path_of(at, "x"), "a number", x);
         point.x = x.number;
         point.label = string_field(p, at, "label");
-        point.median_ms = amount_field(p, at, "median_ms");
-        point.throughput = amount_field(p, at, "throughput");
+        // A point that was computed, not timed (an occupancy prediction), has
+        // null times and throughput: it has series values only.
+        point.timed = member(p, at, "median_ms").type != Json::Type::null;
+        if (point.timed) {
+            point.median_ms = amount_field(p, at, "median_ms");
+            point.throughput = amount_field(p, at, "throughput");
+        }
         point.percent_of_peak = number_or_null(member(p, at, "percent_of_peak"), path_of(at, "percent_of_peak"));
         point.check_ok = bool_field(p, at, "check_ok");
         point.check = string_field(p, at, "check");
@@ -614,6 +619,10 @@ double draw_sweep(Svg& svg, const ChartReport& report, const ChartSweep& sweep) 
         if (!point.check_ok) {
             curve.push_back(std::nullopt);
             svg.text(centre(i), base - 14, "wrong", "wrong", "middle");
+            continue;
+        }
+        if (!point.timed) {
+            curve.push_back(std::nullopt);
             continue;
         }
         curve.push_back(std::make_pair(centre(i), axis.y(point.throughput, plot_top)));
