@@ -4,8 +4,8 @@
 #   slides/data/collect.sh BUILD_DIR GPU        e.g. slides/data/collect.sh build h100
 #
 # runs every command whose ladder a README or a deck quotes, each with
-# --format json (never --profile: its columns come from a second run under
-# ncu), into slides/data/GPU/NAME.json; draws each as slides/charts/GPU/NAME.svg
+# --format json (with --profile only for occupancy-profile: its columns come
+# from a second run under ncu), into slides/data/GPU/NAME.json; draws each as slides/charts/GPU/NAME.svg
 # with course-chart; and writes slides/data/charts.list, the list of every
 # report under slides/data/. slides/data/README.md says which figure each
 # report backs. Commit slides/data/ and slides/charts/ together.
@@ -93,6 +93,10 @@ figure pipeline-8192 pipeline --size 8192
 # The occupancy track, once course-ladders has it (its help lists the tracks).
 if "$ladders" --help | grep -o 'tracks named: [^)]*' | grep -qw occupancy; then
     figure occupancy occupancy
+    # The one report with --profile: its achieved occupancy (Nsight Compute,
+    # ncu on the PATH) is what lessons 03 to 06 compare with the prediction.
+    # It takes minutes.
+    figure occupancy-profile occupancy --profile
 else
     echo "$gpu/occupancy.json: skipped, this course-ladders has no occupancy track"
 fi
