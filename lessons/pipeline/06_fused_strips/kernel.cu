@@ -23,20 +23,23 @@ using device::grey_at;
 // through it). A warp owns a span of 128 columns, each lane 4 of them, and
 // walks down a strip of 16 rows; lanes 0 and 31 only compute the halo, so a
 // warp writes 120 columns. Per grey row: the lane's 12 RGB bytes as three
-// 4-byte loads, issued one row ahead of their use (the row in hand hides
-// their latency), the 4 greys with __dp4a (the weights split into high and
-// low bytes), the neighbours' greys by __shfl_up_sync / __shfl_down_sync,
-// the 7-tap row sums with __dp4a, two per 32-bit register; the last 7 rows
-// of sums and 3 blurred rows stay in registers (fully unrolled loop,
-// constant indices). Warps whose span leaves the image, or rows not 4-byte
-// aligned, read and write bytes, with the same code in between.
+// 4-byte loads, issued two rows ahead of their use, the 4 greys with __dp2a
+// (two 16-bit weights times two bytes), the neighbours' greys by
+// __shfl_up_sync / __shfl_down_sync, the 7-tap row sums with __dp4a, two
+// per 32-bit register as 16-bit halves; the column pass as two running
+// 4-row box sums (1 2 3 4 3 2 1 is 1 1 1 1 convolved with itself) in rings
+// of 4 registers, walked 4 rows a turn so their indices are constants; the
+// last 3 blurred rows in registers; the edge's square root capped at 255^2
+// and taken by sqrt.approx. One loop per case: strips away from the top and
+// bottom skip the clamps; warps whose span leaves the image, or rows not
+// 4-byte aligned, read and write bytes.
 constexpr int kBlockX = 32, kBlockY = 8;                   // one edge pixel per thread
 constexpr int kBlurX = kBlockX + 2, kBlurY = kBlockY + 2;  // the blurred tile: the Sobel's 1-pixel halo
 constexpr int kGreyX = kBlurX + 2 * kRadius, kGreyY = kBlurY + 2 * kRadius;  // the grey tile: the blur's halo too
 
 // TODO(step 06): the kernel's new body: see the TODO above; the helpers it
-// needs (bytes4, dot4_signed, grey_in_byte1, greys_of_words, row_pass,
-// column_pass, windows_of, edge_byte) are described in README.md.
+// needs (bytes4, halves, dot4_signed, greys_of_words, row_pass, ColumnSums,
+// windows_of, edge_byte, Way) are described in README.md.
 __global__ void fused_v6(Params p) {
     __shared__ std::uint8_t grey[kGreyY][kGreyX];
     __shared__ int rows[kGreyY][kBlurX];
