@@ -42,9 +42,8 @@ TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step
     // are in lessons/pipeline/06_fused_strips/README.md.
     testing::check_speed(
         {kPrevious, kReference, kStep},
-        "a warp walks down a strip 128 columns wide, each lane 4 columns: three 4-byte RGB loads (2 rows ahead) and "
-        "one "
-        "4-byte store per row, running box sums of the row sums and 3 blurred rows in registers, neighbouring columns "
-        "by __shfl, the arithmetic on packed bytes with __dp2a and __dp4a; the README's Nsight Compute command counts "
-        "the instructions");
+        "a warp walks down a strip 128 columns wide, each lane 4 columns: three 4-byte RGB loads (2 rows ahead) "
+        "and one 4-byte store per row, running box sums of the row sums and 3 blurred rows in registers, "
+        "neighbouring columns by __shfl, the arithmetic on packed bytes with __dp2a and __dp4a; the README's Nsight "
+        "Compute command counts the instructions");
 }
