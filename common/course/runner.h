@@ -53,6 +53,11 @@ inline constexpr std::uint8_t kSecondPoison = 0xA5;
 // between cudaProfilerStart and cudaProfilerStop; time and check stay empty.
 Rung measure(Harness& harness, Rung rung, const KernelRun& run);
 
+// measure() for the library's rung (NPP, ...): a library call that fails
+// (course::Error) is reported in the rung's check instead, so that the ladder
+// above it still prints.
+Rung measure_library(Harness& harness, Rung rung, const KernelRun& run);
+
 // Only the correctness part of measure() (no timing): for tests.
 CheckResult check_once(Harness& harness, const KernelRun& run, std::uint8_t poison = kFirstPoison);
 

@@ -369,13 +369,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
     if (divisor > 0) {
         NppRung npp(problem, kFilter, divisor, stream);
         course::Rung rung = course::reference_rung("NPP nppiFilter_8u_C1R_Ctx", problem.bytes_moved());
-        try {
-            rung = course::measure(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
-        } catch (const course::Error& error) {
-            // A failing library call is reported in its row; the ladder above
-            // it still prints.
-            rung.check = course::failed_check(error.what());
-        }
+        rung = course::measure_library(harness, rung, diagnosed(npp.run(), problem, kFilter, divisor));
         rung.extra_values = {"-", ""};
         ladder.rungs.push_back(rung);
         ladder.notes.push_back("ref: NPP filters the interior; the 2-pixel frame is copied before each run, untimed");

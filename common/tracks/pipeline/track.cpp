@@ -327,13 +327,7 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
         NppRung npp(problem, stream);
         course::Rung rung = course::reference_rung(
             "NPP RGBToGray + FilterGaussBorder 7x7 + GradientVectorSobel (L2) + Convert", problem.bytes_moved());
-        try {
-            rung = course::measure(harness, rung, npp.run());
-        } catch (const course::Error& error) {
-            // A failing library call is reported in its row; the ladder above
-            // it still prints.
-            rung.check = course::failed_check(error.what());
-        }
+        rung = course::measure_library(harness, rung, npp.run());
         rung.extra_values = {""};
         ladder.rungs.push_back(rung);
         ladder.notes.push_back("ref: NPP's grey, Gaussian and Sobel calls, a time reference only: NPP's grey weights "
