@@ -4,6 +4,7 @@
 #include "course/check.h"
 #include "course/options.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,9 @@ TEST_CASE("a track's own options, with defaults") {
     CHECK(parse_options({}, extras).option("block") == "16x16");
     CHECK(parse_options({"--block", "19x13"}, extras).option("block") == "19x13");
     CHECK_THROWS_AS(parse_options({}).option("block"), course::Error);
+    const std::map<std::string, std::string> defaults =
+        course::option_defaults({{"block", "WxH", "", "16x16"}, {"pitch-pad", "N", "", "0"}});
+    CHECK(defaults == std::map<std::string, std::string>{{"block", "16x16"}, {"pitch-pad", "0"}});
 }
 
 TEST_CASE("mistakes get one line each") {

@@ -48,6 +48,10 @@ struct Options {
     const std::string& option(const std::string& name) const;
 };
 
+// Each option's name and its default value: a track's options as a command
+// line that gives none of them.
+std::map<std::string, std::string> option_defaults(const std::vector<OptionSpec>& specs);
+
 // Parses argv[1..]. `extras` are the track's own options. Positional
 // arguments are accepted only if `positional_name` is not empty.
 // Throws UsageError on anything it does not understand.

@@ -125,10 +125,16 @@ const std::string& Options::option(const std::string& name) const {
     return it->second;
 }
 
+std::map<std::string, std::string> option_defaults(const std::vector<OptionSpec>& specs) {
+    std::map<std::string, std::string> defaults;
+    for (const auto& spec : specs) defaults[spec.name] = spec.default_value;
+    return defaults;
+}
+
 Options parse_options(const std::vector<std::string>& args, const std::vector<OptionSpec>& extras,
                       const std::string& positional_name) {
     Options options;
-    for (const auto& spec : extras) options.extra[spec.name] = spec.default_value;
+    options.extra = option_defaults(extras);
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];

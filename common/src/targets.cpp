@@ -11,7 +11,7 @@ std::vector<Ladder> Targets::ladders(const Track& track, const char* size,
                                      const std::map<std::string, std::string>& chosen) {
     Options options;
     options.size = size;
-    for (const auto& spec : track.options) options.extra[spec.name] = spec.default_value;
+    options.extra = option_defaults(track.options);
     for (const auto& [name, value] : chosen) options.extra[name] = value;
     auto ladders = track.run(TrackRun{options, harness_, 0});
     std::cout << format_table({harness_.device, ladders});

@@ -108,7 +108,7 @@ void check_speed(std::vector<Step> steps, bool memory_only_too, const std::strin
     for (std::size_t i = 0; i < steps.size(); ++i) steps[i].title = titles[i].c_str();
     course::Options options;
     options.size = "2048";
-    for (const auto& spec : track_options()) options.extra[spec.name] = spec.default_value;
+    options.extra = course::option_defaults(track_options());
 
     const auto race = [&] {
         Measured measured = measure_ladder(

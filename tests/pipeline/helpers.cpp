@@ -6,8 +6,6 @@
 #include "course/byte_image.h"
 #include "speed_rule.h"
 
-#include <map>
-
 namespace pipeline::testing {
 
 std::string Shape::describe() const {
@@ -58,8 +56,6 @@ course::LaunchRecord launches_of(const Step& step) {
 }
 
 void check_speed(std::vector<Step> steps, const std::string& advice) {
-    std::map<std::string, std::string> defaults;
-    for (const auto& spec : track_options()) defaults[spec.name] = spec.default_value;
     // The race's ladder leaves out the copy and NPP rows: only the steps.
     const auto steps_only = [](const std::vector<Step>& race, const course::TrackRun& run) {
         return std::vector<course::Ladder>{measure_ladder(race, run, /*references=*/false)};
@@ -67,7 +63,8 @@ void check_speed(std::vector<Step> steps, const std::string& advice) {
     // Named before `steps` is handed over: the order in which a call's
     // arguments are evaluated is unspecified.
     const std::string lesson = "pipeline " + course::step_label(steps.back().number);
-    course::testing::check_speed_rule(lesson, steps_only, std::move(steps), "4096", advice, defaults);
+    course::testing::check_speed_rule(lesson, steps_only, std::move(steps), "4096", advice,
+                                      course::option_defaults(track_options()));
 }
 
 }  // namespace pipeline::testing

@@ -56,8 +56,7 @@ course::LaunchRecord launches_for(Launcher launch, int width, int height, int ta
 // The track's options at their defaults, as the command line gives them,
 // and 7 taps.
 std::map<std::string, std::string> race_options() {
-    std::map<std::string, std::string> options;
-    for (const course::OptionSpec& spec : track_options()) options[spec.name] = spec.default_value;
+    std::map<std::string, std::string> options = course::option_defaults(track_options());
     options["taps"] = "7";
     return options;
 }
