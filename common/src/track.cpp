@@ -49,6 +49,18 @@ int guarded(const std::string& program, Body&& body) {
     }
 }
 
+// --profile's second run, under ncu, and its columns added to `report`; or,
+// when the run launched no kernel (the occupancy calculator is host code
+// only), a note on stderr instead of a run of ncu that would find nothing.
+void profile_report(const std::string& program, const Harness& harness, Report& report,
+                    const std::vector<std::string>& args) {
+    if (harness.runs_measured == 0) {
+        std::cerr << program << ": --profile: nothing to profile, no kernel was run\n";
+        return;
+    }
+    add_profile(report, run_profile_pass(args));
+}
+
 }  // namespace
 
 void run_track(const Track& track, const TrackRun& run, Report& report) {
@@ -83,7 +95,7 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
         // The run under ncu prints nothing (ncu's log is what is read back);
         // its exit status says only whether it ran through.
         if (harness.profile_pass) return 0;
-        if (options.profile) add_profile(report, run_profile_pass(arguments(argc, argv)));
+        if (options.profile) profile_report(program, harness, report, arguments(argc, argv));
         std::cout << format_report(report, options.format);
         if (options.format == Format::table) {
             std::cout << "\nyou > marks your kernel: " << lesson_dir << "/kernel.cu\n";
@@ -138,7 +150,7 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
         Report report{harness.device, {}, {}};
         for (const Track* track : chosen) run_track(*track, TrackRun{options, harness, 0}, report);
         if (harness.profile_pass) return 0;
-        if (options.profile) add_profile(report, run_profile_pass(arguments(argc, argv)));
+        if (options.profile) profile_report(program, harness, report, arguments(argc, argv));
         std::cout << format_report(report, options.format);
         return report.all_ok() ? 0 : 1;
     });
