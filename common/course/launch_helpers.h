@@ -5,6 +5,9 @@
 //   resident_blocks  basics 02: one wave of blocks, as many as the GPU holds
 //                    at once (used again by reduction 07 to 09)
 //   image_grid       the image tracks' grid_for: blocks over a whole image
+//   allow_dynamic_shared
+//                    occupancy 04: dynamic shared memory past 48 KiB (used
+//                    again by occupancy 05 and 06)
 #pragma once
 
 #include "course/check.h"
@@ -13,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace course {
@@ -48,6 +52,28 @@ inline dim3 image_grid(const std::string& track, int width, int height, int bloc
         throw Error(track + ": the image is too tall for a grid of blocks " + std::to_string(block_height) +
                     " rows high");
     return dim3(static_cast<unsigned>(blocks_x), static_cast<unsigned>(blocks_y));
+}
+
+// Lets `kernel` (a __global__ function, or one instantiation of a template)
+// be launched with `bytes` of dynamic shared memory per block. Up to 48 KiB
+// needs nothing; above that a kernel must opt in
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), up to the device's limit
+// (cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KiB on Hopper, 163 KiB on the
+// A100, 64 KiB on Turing); past the limit this throws course::Error. Calls
+// CUDA only when `bytes` is more than the kernel was last allowed, so calling
+// it before every launch costs a lookup, and timed launches never call CUDA.
+inline void allow_dynamic_shared(const void* kernel, std::size_t bytes) {
+    static std::map<const void*, std::size_t> allowed;
+    std::size_t& current = allowed[kernel];
+    if (bytes <= current || bytes <= 48 * 1024) return;
+    int device = 0, limit = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (bytes > static_cast<std::size_t>(limit))
+        throw Error("the kernel asks for " + std::to_string(bytes) +
+                    " bytes of shared memory per block; this GPU gives a block at most " + std::to_string(limit));
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    current = bytes;
 }
 
 }  // namespace course

@@ -19,6 +19,7 @@
 
 #include "course/check.h"
 #include "course/kernel_copy.h"
+#include "course/launch_helpers.h"
 
 #include <cuda_runtime.h>
 
@@ -157,11 +158,11 @@ inline constexpr int kLoadsVariants = sizeof(kLoadsPerThread) / sizeof(kLoadsPer
 unsigned int stream_blocks(std::size_t n, int threads, int per_thread);
 
 // Lets `kernel` be launched with `bytes` of dynamic shared memory: above the
-// default 48 KiB a kernel must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize,
-// up to the device's cudaDevAttrMaxSharedMemoryPerBlockOptin). Calls CUDA
-// only when `bytes` is more than the kernel was last allowed, so the timed
-// launches of a sweep point never do.
-void allow_dynamic_shared(const void* kernel, std::size_t bytes);
+// default 48 KiB a kernel must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+// From course/launch_helpers.h, which says more; it calls CUDA only when
+// `bytes` is more than the kernel was last allowed, so the timed launches of a
+// sweep point never do.
+using course::allow_dynamic_shared;
 
 // Throws course::Error unless 0 <= variant < variants.
 void check_variant(int variant, int variants, const char* what);

@@ -66,14 +66,6 @@ unsigned int stream_blocks(std::size_t n, int threads, int per_thread) {
     return static_cast<unsigned int>(std::max<std::size_t>(1, std::min(fill, needed)));
 }
 
-void allow_dynamic_shared(const void* kernel, std::size_t bytes) {
-    static std::map<const void*, std::size_t> allowed;
-    std::size_t& current = allowed[kernel];
-    if (bytes <= current || bytes <= 48 * 1024) return;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    current = bytes;
-}
-
 void check_variant(int variant, int variants, const char* what) {
     if (variant < 0 || variant >= variants)
         throw course::Error(std::string(what) + ": variant " + std::to_string(variant) + " out of 0.." +
