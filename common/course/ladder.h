@@ -49,10 +49,40 @@ struct Ladder {
     // Lines printed under the table (and kept in the JSON): what a reader needs
     // to read it right, e.g. "no NPP rung: this build has no NPP".
     std::vector<std::string> notes;
-    double ceiling = 0;  // a measured ceiling in the ladder's unit (0: none measured)
+    // The hardware's limit for this work, in the ladder's unit: the throughput
+    // of a copy (or read sweep) of the bytes every step must move, measured in
+    // the same program, or the unit's peak for the FLOP every step must do.
+    // enforce_ceiling() fails a row faster than it. 0: none set.
+    double ceiling = 0;
+    std::string ceiling_what;   // "a device-to-device copy of the same bytes"
+    double ceiling_margin = 0;  // kMeasuredCeilingMargin or kPeakCeilingMargin
 
     bool all_ok() const;
 };
+
+// --- No row faster than the hardware -------------------------------------------
+// A row may beat a measured ceiling by at most 25%: the ceiling is timed in
+// the same program, on the same bytes, with the same L2 flush, and the
+// course's kernels reach at most about 1.05x of it (a kernel's loads and
+// stores can be scheduled better than the copy engine's); the GPU's
+// theoretical DRAM bandwidth is itself at most 1.13x the copy on the GPUs the
+// course was measured on; the rest is timing noise at small sizes. A result
+// replayed instead of computed runs at several times the ceiling.
+inline constexpr double kMeasuredCeilingMargin = 1.25;
+// A computed peak (FP32 FLOP/s at the highest clock the device reports) can
+// not be beaten at all; 5% covers the clock the device reports.
+inline constexpr double kPeakCeilingMargin = 1.05;
+
+// Sets the ladder's ceiling to the throughput of row `row` (a copy of the same
+// bytes measured in the ladder; left unset when that row failed its check).
+void ceiling_from_row(Ladder& ladder, std::size_t row, const std::string& what);
+// Sets the ladder's ceiling to a measured throughput or a computed peak.
+void set_ceiling(Ladder& ladder, double throughput, const std::string& what, double margin);
+// Fails every checked row whose throughput exceeds ladder.ceiling x
+// ladder.ceiling_margin: "faster than this GPU can move its bytes (...): the
+// kernel did not do the work it was given". Every track calls it once its
+// ladder and ceiling are measured; a ladder without a ceiling is left as it is.
+void enforce_ceiling(Ladder& ladder);
 
 // --- Sweeps ------------------------------------------------------------------
 // One kernel measured over a parameter (block size, registers per thread,

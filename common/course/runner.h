@@ -1,11 +1,31 @@
-// Running one kernel of a ladder: check it, time it, check it again.
+// Running one kernel of a ladder: check it, call it again, time it, check it
+// on fresh inputs. A kernel's row is only as good as these checks:
 //
-//   1. poison the output (0xFF bytes: NaN for floats), run once, compare with
-//      the CPU reference;
-//   2. poison again with another pattern (0xA5), run the warm-up and timed
-//      launches, compare again: an element that is only sometimes written, or a
-//      race that shows up only under repetition, fails here. Two different
-//      poisons mean no unwritten element can match the reference both times.
+//   1. the state the step's contract promises (KernelRun::prepare: the
+//      reduction's zeroed scratch) is set up once, before the first call, and
+//      never again: whatever a kernel must reset, it resets itself;
+//   2. first call: input set 1 written into the problem's buffers, the output
+//      poisoned (0xFF bytes: NaN for floats), one launch, compared with the
+//      CPU reference of set 1;
+//   3. second call, straight after: input set 2 written into the same buffers,
+//      the output poisoned with another pattern (0xA5), one launch, compared
+//      with set 2's reference. Nothing else is reset in between, so a counter
+//      left behind or a result remembered from the first call fails here;
+//   4. the warm-up and timed launches (on set 2), then compared again: an
+//      element only sometimes written, or a race that shows up only under
+//      repetition, fails here;
+//   5. fresh inputs after the timed runs: set 0 (the problem's own values)
+//      written into the same buffers, the output poisoned, one more launch,
+//      compared with set 0's reference. A launcher that replays a result it
+//      computed earlier fails here.
+//
+// Two different poisons mean no unwritten element can match the reference
+// twice. A problem with a single input set (KernelRun::use_inputs empty: a
+// library rung with data of its own) runs the same sequence on that set.
+//
+// No row may be faster than the hardware: the ladder's bound (course/ladder.h,
+// enforce_bound) fails a row that beats the time the GPU needs to move or
+// compute its work, as measured in the same program.
 #pragma once
 
 #include "course/buffers.h"
@@ -40,6 +60,15 @@ struct KernelRun {
     std::function<void(cudaStream_t)> launch;                // enqueue the kernel (or library call)
     std::function<void(std::uint8_t, cudaStream_t)> poison;  // fill every output byte with the pattern
     std::function<CheckResult()> check;                      // copy the output back and compare
+    // Writes input set `set` into the problem's input buffers (the same
+    // buffers, new values: set 0 is the problem's own seeded values, sets 1
+    // and 2 come from other seeds) and makes check() compare with that set's
+    // reference. Empty: the problem has one set of inputs.
+    std::function<void(int set, cudaStream_t)> use_inputs = {};
+    // The state the step's contract says the harness sets up before a step's
+    // first launch (the reduction's zeroed scratch); called once per row,
+    // never between calls. Empty: none.
+    std::function<void(cudaStream_t)> prepare = {};
 };
 
 inline constexpr std::uint8_t kFirstPoison = 0xFF;
@@ -58,7 +87,16 @@ Rung measure(Harness& harness, Rung rung, const KernelRun& run);
 // above it still prints.
 Rung measure_library(Harness& harness, Rung rung, const KernelRun& run);
 
-// Only the correctness part of measure() (no timing): for tests.
+// Only the correctness part of measure() (no timing), for tests: prepare,
+// one call on the problem's own inputs (set 0), then, where the problem has
+// other input sets, a second call on set 1 with nothing reset in between
+// (and set 0 written back). The first failure is returned.
 CheckResult check_once(Harness& harness, const KernelRun& run, std::uint8_t poison = kFirstPoison);
+
+// The input sets measure() uses, in order: the first call, the second call
+// (also timed), and the fresh inputs after timing.
+inline constexpr int kFirstCallInputs = 1;
+inline constexpr int kSecondCallInputs = 2;
+inline constexpr int kFreshInputs = 0;
 
 }  // namespace course

@@ -222,6 +222,33 @@ std::string format_milliseconds(double ms) {
     return fixed(ms, 4);
 }
 
+void set_ceiling(Ladder& ladder, double throughput, const std::string& what, double margin) {
+    ladder.ceiling = throughput;
+    ladder.ceiling_what = what;
+    ladder.ceiling_margin = margin;
+}
+
+void ceiling_from_row(Ladder& ladder, std::size_t row, const std::string& what) {
+    const Rung& rung = ladder.rungs.at(row);
+    if (!rung.check.ok || rung.time.runs == 0 || rung.time.median_ms <= 0) return;
+    set_ceiling(ladder, throughput(rung), what, kMeasuredCeilingMargin);
+}
+
+void enforce_ceiling(Ladder& ladder) {
+    if (ladder.ceiling <= 0 || ladder.ceiling_margin <= 0) return;
+    const bool flops = ladder.unit == Unit::flops;
+    const std::string unit = flops ? " GFLOP/s" : " GB/s";
+    for (Rung& rung : ladder.rungs) {
+        if (!rung.check.ok || rung.time.runs == 0 || rung.time.median_ms <= 0 || rung.work <= 0) continue;
+        const double ratio = throughput(rung) / ladder.ceiling;
+        if (ratio <= ladder.ceiling_margin) continue;
+        rung.check = failed_check(std::string("faster than this GPU can ") + (flops ? "compute" : "move") +
+                                  " it: " + format_fixed(throughput(rung), 1) + unit + ", " + format_fixed(ratio, 2) +
+                                  "x " + ladder.ceiling_what + " (" + format_fixed(ladder.ceiling, 1) + unit +
+                                  "): the kernel did not do the work it was given");
+    }
+}
+
 bool Ladder::all_ok() const {
     for (const auto& rung : rungs)
         if (!rung.check.ok) return false;
