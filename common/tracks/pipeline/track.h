@@ -94,7 +94,7 @@ struct Settings {
 Settings settings_from(const course::Options& options);
 
 // Runs `steps` (the student's row marked) on the image the options ask for,
-// each checked and timed. With `references`, then the copy and NPP's three
+// each checked and timed. With `references`, then the copy and NPP's four
 // calls (where this build has NPP), the library rung.
 course::Ladder measure_ladder(const std::vector<Step>& steps, const course::TrackRun& run, bool references = true);
 

@@ -28,7 +28,7 @@ void occupancy::step04_shared_memory(const unsigned* in, unsigned* out, std::siz
                                      cudaStream_t stream) {
     // TODO(step 04): launch with shape.shared_bytes of dynamic shared memory
     // per block (the third launch parameter), and let the kernel have that
-    // much: allow_dynamic_shared (tracks/occupancy/kernels.h) opts it in above
+    // much: allow_dynamic_shared (course/launch_helpers.h) opts it in above
     // 48 KiB. Until then every point of the sweep launches with none.
     stream_shared_memory<<<stream_blocks(n, kThreads, 1), kThreads, 0, stream>>>(in, out, n);
     CUDA_CHECK_LAUNCH();

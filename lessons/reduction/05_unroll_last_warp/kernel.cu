@@ -27,8 +27,9 @@ __global__ void reduce_unroll_last_warp(const T* __restrict__ in, long long* __r
     // synchronising only the warp: keep the running value in a register, and
     // put __syncwarp() before each write to sum[tid] and between that write
     // and the read of sum[tid + offset]. (README.md explains why Harris's
-    // volatile, barrier-free form is unsafe today.) Until then, the last six
-    // rounds are missing and the check fails.
+    // volatile, barrier-free form is unsafe today.) Lane 0's running value is
+    // then the block's total: store it, not sum[0], in partial[blockIdx.x]
+    // below. Until then, the last six rounds are missing and the check fails.
     for (unsigned int s = kThreads / 2; s > 32; s >>= 1) {
         if (tid < s) sum[tid] += sum[tid + s];
         __syncthreads();

@@ -9,8 +9,9 @@
 // as single bytes. On the 8800 GT (compute capability 1.1) global memory had
 // no cache and byte reads could not be coalesced: each one was a separate
 // memory transaction. Today the loads go through the L1 cache, so most of the
-// 25 reads of a pixel hit it, and a warp's 32 byte loads of one row fall into
-// one 32-byte sector. The kernel is far better off than in 2009; what remains
+// 25 reads of a pixel hit it, and a warp of a 16x16 block, two rows of 16
+// threads, reads 16 consecutive bytes in each row: two to four 32-byte
+// sectors per load. The kernel is far better off than in 2009; what remains
 // is the instruction count: 25 loads and 25 multiply-adds for every pixel.
 #include "tracks/convolution/device.cuh"
 #include "tracks/convolution/kernels.h"

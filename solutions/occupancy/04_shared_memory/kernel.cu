@@ -6,7 +6,7 @@
 // (resources are allocated per block, as J. Seo's slides say), so the more a
 // block asks for, the fewer blocks fit in the SM's shared memory, and the
 // fewer loads are in flight. Above 48 KiB a kernel must opt in to more
-// (allow_dynamic_shared, tracks/occupancy/kernels.h).
+// (allow_dynamic_shared, course/launch_helpers.h).
 #include "tracks/occupancy/device.cuh"
 #include "tracks/occupancy/kernels.h"
 

@@ -1,8 +1,8 @@
 // Step 02: 32x2 blocks: each warp reads along one row.
 //
-// The talk's first iteration. The profile of step 01's Gaussian says latency
-// bound (neither memory nor compute near 60% of peak), and its indicators
-// point at the memory requests: with 8x8 blocks a warp covers 4 rows of 8
+// The talk's first iteration. The profile of step 01's Gaussian says bandwidth
+// bound, and the bandwidth is the L1's (memory throughput near 100%, DRAM's
+// near 2%); its indicators point at the memory requests: with 8x8 blocks a warp covers 4 rows of 8
 // bytes, so every load instruction touches 4 rows, 4 or more 32-byte sectors
 // for 32 bytes used. With 32x2 blocks a warp covers 32 bytes of one row:
 // one or two sectors per request. The kernels are step 01's; only the block

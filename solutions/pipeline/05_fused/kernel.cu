@@ -3,7 +3,7 @@
 //
 // After step 04 no single kernel dominates: the grey kernel (latency bound,
 // untouched since step 01) takes as long as the blur, and the three together
-// pass the image through DRAM five times: RGB in (3 bytes a pixel), grey out
+// pass the image through DRAM six times: RGB in (3 bytes a pixel), grey out
 // and in again, blurred out and in again, edges out, with a launch and a
 // wait between the stages. Fused, a block reads the RGB pixels its tile
 // needs and writes its edges, nothing else: 4 bytes a pixel.

@@ -5,7 +5,7 @@
 // whose index is a multiple of 2s adds the value s places to its right. After
 // log2(256) = 8 rounds, element 0 holds the block's sum, which thread 0 writes
 // out as one partial sum; passes repeat over the partial sums until one is
-// left (reduce_in_passes in reduction.h).
+// left (reduce_in_passes in tracks/reduction/kernels.h).
 //
 // What is slow about it: `tid % (2 * s) == 0` picks threads that are spread
 // across every warp (in round 1, the even threads of each warp), so every warp

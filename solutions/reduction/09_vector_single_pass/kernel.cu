@@ -99,7 +99,7 @@ __global__ void reduce_single_pass(const int* __restrict__ in, std::size_t n, lo
     total = block_sum<kBlockSize>(total, warp_totals);
     if (threadIdx.x == 0) {
         *sum = total;
-        *blocks_done = 0;  // ready for the next launch (see Launcher in reduction.h)
+        *blocks_done = 0;  // ready for the next launch (see Launcher in tracks/reduction/kernels.h)
     }
 }
 
