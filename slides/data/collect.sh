@@ -5,12 +5,19 @@
 #
 # runs every command whose ladder a README or a deck quotes, each with
 # --format json (with --profile only for occupancy-profile: its columns come
-# from a second run under ncu), into slides/data/GPU/NAME.json; draws each as slides/charts/GPU/NAME.svg
-# with course-chart; and writes slides/data/charts.list, the list of every
-# report under slides/data/. slides/data/README.md says which figure each
-# report backs. Commit slides/data/ and slides/charts/ together.
-# Exits 1 if a command failed or a check in a ladder failed (the report is
-# kept, so that the failure can be read), 2 on a usage mistake.
+# from a second run under ncu), into NAME.json; draws each as NAME.svg with
+# course-chart; and writes slides/data/charts.list, the list of every report
+# under slides/data/. slides/data/README.md says which figure each report
+# backs. Commit slides/data/ and slides/charts/ together.
+#
+# Committed data is never destroyed: every report and chart is written to a
+# scratch folder first, and slides/data/GPU/ and slides/charts/GPU/ are
+# replaced only after the whole run is complete and checked (every command
+# exited 0, every report is JSON from a GPU with every check ok). Otherwise
+# nothing under slides/ changes, and the scratch folder is kept, so that a
+# failure can be read.
+# Exits 0 when the reports were replaced, 1 if a command or a check failed
+# (or there is no GPU), 2 on a usage mistake.
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -35,26 +42,32 @@ for program in "$ladders" "$chart"; do
 done
 
 slides=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$slides/data/$gpu" "$slides/charts/$gpu"
+# The scratch folder: data/ and charts/ as they will be committed.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/collect-$gpu.XXXXXX")
+mkdir -p "$scratch/data" "$scratch/charts"
 failed=0
 
-# figure NAME ARGS...: course-ladders ARGS --format json > data/GPU/NAME.json.
-# course-ladders exits 1 when a check fails, and still prints the report.
+# figure NAME ARGS...: course-ladders ARGS --format json > SCRATCH/data/NAME.json.
+# course-ladders exits 1 when a check fails (or when there is no GPU) and may
+# still print a report: it is kept in the scratch folder, never committed.
 figure() {
     local name=$1
     shift
-    local json=$slides/data/$gpu/$name.json
+    local json=$scratch/data/$name.json
     local start status=0
     start=$(date +%s)
-    "$ladders" "$@" --format json >"$json.tmp" || status=$?
-    if [ $status -ne 0 ] && [ $status -ne 1 ]; then
-        rm -f "$json.tmp"
-        echo "$gpu/$name: course-ladders $* failed (exit $status); no report" >&2
+    "$ladders" "$@" --format json >"$json" 2>"$scratch/data/$name.stderr" || status=$?
+    if [ $status -ne 0 ]; then
+        echo "$gpu/$name: course-ladders $* exited $status ($(head -c 300 "$scratch/data/$name.stderr"))" >&2
         failed=1
         return
     fi
-    mv "$json.tmp" "$json"
-    "$chart" "$json" "$slides/charts/$gpu/$name.svg"
+    rm -f "$scratch/data/$name.stderr"
+    if ! "$chart" "$json" "$scratch/charts/$name.svg"; then
+        echo "$gpu/$name: course-chart could not draw $json" >&2
+        failed=1
+        return
+    fi
     local summary
     summary=$(python3 -c '
 import json, sys
@@ -62,11 +75,29 @@ report = json.load(open(sys.argv[1]))
 tables = report.get("ladders", []) + report.get("sweeps", [])
 rows = [r for t in tables for r in t.get("rungs", t.get("points", []))]
 wrong = sum(1 for r in rows if not r["check_ok"])
+if not tables or not rows or not report.get("device", {}).get("name"):
+    print("no ladder, no sweep or no device: not a measured report")
+    sys.exit(1)
+# A run with --profile must hold what the profiler measured: without ncu (or
+# without access to the counters) the program still prints its tables.
+if "--profile" in sys.argv[2:]:
+    profiled = [t for t in report.get("sweeps", []) if "achieved occupancy" in t.get("series", [])]
+    unprofiled = [r for t in profiled for r in t["points"] if r["values"].get("achieved occupancy") is None]
+    if unprofiled or not profiled:
+        print(f"{len(unprofiled)} point(s) without an achieved occupancy: ncu did not profile them")
+        sys.exit(1)
 print(f"{len(tables)} table(s), {len(rows)} rows, " + (f"{wrong} WRONG" if wrong else "all checks ok"))
-' "$json")
+sys.exit(1 if wrong else 0)
+' "$json" "$@") || failed=1
     printf '%-32s course-ladders %-40s %s, %ss\n' "$gpu/$name.json" "$*" "$summary" "$(($(date +%s) - start))"
-    if [ $status -ne 0 ]; then failed=1; fi
 }
+
+# Without a GPU nothing can be measured: stop before anything is written.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "$0: no GPU (nvidia-smi -L failed); nothing measured, nothing under slides/ changed" >&2
+    rm -rf "$scratch"
+    exit 1
+fi
 
 figure basics basics
 figure reduction reduction --reps 50
@@ -101,6 +132,23 @@ else
     echo "$gpu/occupancy.json: skipped, this course-ladders has no occupancy track"
 fi
 
+if [ $failed -ne 0 ]; then
+    echo "$0: not every report is complete and checked: slides/data/$gpu/ and slides/charts/$gpu/ are unchanged;" >&2
+    echo "$0: this run's reports and their errors are in $scratch" >&2
+    exit 1
+fi
+
+# Every report is complete and checked: replace the committed ones, each
+# file by a rename within its folder.
+mkdir -p "$slides/data/$gpu" "$slides/charts/$gpu"
+for json in "$scratch"/data/*.json; do
+    name=$(basename "$json" .json)
+    cp "$json" "$slides/data/$gpu/.$name.json.new" && mv "$slides/data/$gpu/.$name.json.new" "$slides/data/$gpu/$name.json"
+    cp "$scratch/charts/$name.svg" "$slides/charts/$gpu/.$name.svg.new" &&
+        mv "$slides/charts/$gpu/.$name.svg.new" "$slides/charts/$gpu/$name.svg"
+done
+rm -rf "$scratch"
+
 # The list Meson draws charts from: every report under slides/data/.
 {
     sed -n '/^#/p' "$slides/data/charts.list"
@@ -108,4 +156,3 @@ fi
 } >"$slides/data/charts.list.tmp"
 mv "$slides/data/charts.list.tmp" "$slides/data/charts.list"
 echo "slides/data/charts.list: $(grep -vc '^#' "$slides/data/charts.list") report(s)"
-exit $failed
