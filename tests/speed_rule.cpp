@@ -1,5 +1,7 @@
 #include "speed_rule.h"
 
+#include "course/report_json.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -7,19 +9,6 @@
 namespace course::testing {
 
 namespace {
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
-}
 
 // One JSON line per measure of an attempt, for tests/check-grading. Which
 // kernel was graded (the lesson's or the solution's) comes from the test's
@@ -31,12 +20,11 @@ void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& res
     std::FILE* file = std::fopen(path, "a");
     if (file == nullptr) return;
     for (const SpeedMeasure& measure : result.measures) {
-        std::ostringstream line;
-        line << "{\"lesson\": " << json_string(lesson) << ", \"graded\": " << json_string(graded ? graded : "")
-             << ", \"device\": " << json_string(harness().device.name) << ", \"attempt\": " << attempt
-             << ", \"measure\": " << json_string(measure.what) << ", \"fraction\": " << measure.fraction
-             << ", \"minimum\": " << minimum << "}\n";
-        std::fputs(line.str().c_str(), file);
+        const ReportJson line = {
+            {"lesson", lesson},   {"graded", graded ? graded : ""}, {"device", harness().device.name},
+            {"attempt", attempt}, {"measure", measure.what},        {"fraction", measure.fraction},
+            {"minimum", minimum}};
+        std::fputs((line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), file);
     }
     std::fclose(file);
 }

@@ -1,5 +1,7 @@
 #include "course/ladder.h"
 
+#include "course/report_json.h"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -20,31 +22,6 @@ std::string pad_left(const std::string& s, std::size_t width) {
 }
 std::string pad_right(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
-}
-
-std::string json_escape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out;
-}
-
-std::string json_number(const std::optional<double>& value, int decimals) {
-    return value && std::isfinite(*value) ? fixed(*value, decimals) : "null";
 }
 
 std::string csv_field(const std::string& s) {
@@ -89,13 +66,19 @@ void print_columns(std::ostringstream& out, const std::vector<std::string>& head
     for (const auto& row : rows) print_row(row);
 }
 
-std::string json_device(const DeviceInfo& d) {
-    std::ostringstream out;
-    out << "{\"name\": \"" << json_escape(d.name) << "\", \"arch\": \"" << d.arch()
-        << "\", \"sm_count\": " << d.sm_count << ", \"sm_clock_mhz\": " << d.sm_clock_khz / 1000
-        << ", \"peak_dram_gbps\": " << fixed(d.peak_dram_gbps, 1)
-        << ", \"peak_fp32_gflops\": " << fixed(d.peak_fp32_gflops, 1) << ", \"l2_bytes\": " << d.l2_bytes << "}";
-    return out.str();
+// A number that may be missing: null in the JSON.
+ReportJson json_number(const std::optional<double>& value) {
+    return value && std::isfinite(*value) ? ReportJson(*value) : ReportJson(nullptr);
+}
+
+ReportJson json_device(const DeviceInfo& d) {
+    return ReportJson{{"name", d.name},
+                      {"arch", d.arch()},
+                      {"sm_count", d.sm_count},
+                      {"sm_clock_mhz", d.sm_clock_khz / 1000},
+                      {"peak_dram_gbps", d.peak_dram_gbps},
+                      {"peak_fp32_gflops", d.peak_fp32_gflops},
+                      {"l2_bytes", d.l2_bytes}};
 }
 
 // One sweep as a table, after a blank line and its title line.
@@ -163,45 +146,44 @@ std::string format_sweeps_csv(const Report& report) {
     return out.str();
 }
 
-std::string json_sweeps(const Report& report) {
-    std::ostringstream out;
-    out << "\"sweeps\": [";
-    for (std::size_t s = 0; s < report.sweeps.size(); ++s) {
-        const Sweep& sweep = report.sweeps[s];
-        out << (s ? "," : "") << "\n    {\"track\": \"" << json_escape(sweep.track) << "\", \"lesson\": \""
-            << json_escape(sweep.lesson) << "\", \"title\": \"" << json_escape(sweep.title) << "\", \"problem\": \""
-            << json_escape(sweep.problem) << "\", \"parameter\": \"" << json_escape(sweep.parameter)
-            << "\", \"unit\": \"" << unit_name(sweep.unit) << "\", \"peak\": " << fixed(sweep.peak, 1)
-            << ", \"series\": [";
-        for (std::size_t c = 0; c < sweep.series.size(); ++c)
-            out << (c ? ", " : "") << '"' << json_escape(sweep.series[c].name) << '"';
-        out << "], \"points\": [";
-        for (std::size_t i = 0; i < sweep.points.size(); ++i) {
-            const SweepPoint& point = sweep.points[i];
+ReportJson json_sweeps(const Report& report) {
+    ReportJson sweeps = ReportJson::array();
+    for (const Sweep& sweep : report.sweeps) {
+        ReportJson series = ReportJson::array();
+        for (const auto& s : sweep.series) series.push_back(s.name);
+        ReportJson points = ReportJson::array();
+        for (const SweepPoint& point : sweep.points) {
             // An untimed point (the calculator's) has null times: nothing was run.
             const bool timed = point.timed && point.time.runs > 0;
-            auto timing = [&](double value, int decimals) { return timed ? fixed(value, decimals) : "null"; };
-            char x[64];
-            std::snprintf(x, sizeof x, "%.10g", point.x);
-            out << (i ? "," : "") << "\n      {\"x\": " << (std::isfinite(point.x) ? x : "null") << ", \"label\": \""
-                << json_escape(point.label) << "\", \"median_ms\": " << timing(point.time.median_ms, 6)
-                << ", \"min_ms\": " << timing(point.time.min_ms, 6) << ", \"max_ms\": " << timing(point.time.max_ms, 6)
-                << ", \"spread\": " << timing(point.time.spread(), 4) << ", \"runs\": " << point.time.runs
-                << ", \"throughput\": " << timing(throughput(point), 2)
-                << ", \"percent_of_peak\": " << json_number(percent_of_peak(sweep, point), 4) << ", \"values\": {";
+            auto timing = [&](double value) { return timed ? ReportJson(value) : ReportJson(nullptr); };
+            ReportJson values = ReportJson::object();
             for (std::size_t c = 0; c < sweep.series.size(); ++c)
-                out << (c ? ", " : "") << '"' << json_escape(sweep.series[c].name)
-                    << "\": " << json_number(c < point.values.size() ? point.values[c] : std::nullopt, 6);
-            out << "}, \"check_ok\": " << (point.check.ok ? "true" : "false") << ", \"check\": \""
-                << json_escape(point.check.summary()) << "\"}";
+                values[sweep.series[c].name] = json_number(c < point.values.size() ? point.values[c] : std::nullopt);
+            points.push_back(ReportJson{{"x", point.x},
+                                        {"label", point.label},
+                                        {"median_ms", timing(point.time.median_ms)},
+                                        {"min_ms", timing(point.time.min_ms)},
+                                        {"max_ms", timing(point.time.max_ms)},
+                                        {"spread", timing(point.time.spread())},
+                                        {"runs", point.time.runs},
+                                        {"throughput", timing(throughput(point))},
+                                        {"percent_of_peak", json_number(percent_of_peak(sweep, point))},
+                                        {"values", values},
+                                        {"check_ok", point.check.ok},
+                                        {"check", point.check.summary()}});
         }
-        out << "\n    ], \"notes\": [";
-        for (std::size_t i = 0; i < sweep.notes.size(); ++i)
-            out << (i ? ", " : "") << '"' << json_escape(sweep.notes[i]) << '"';
-        out << "]}";
+        sweeps.push_back(ReportJson{{"track", sweep.track},
+                                    {"lesson", sweep.lesson},
+                                    {"title", sweep.title},
+                                    {"problem", sweep.problem},
+                                    {"parameter", sweep.parameter},
+                                    {"unit", unit_name(sweep.unit)},
+                                    {"peak", sweep.peak},
+                                    {"series", series},
+                                    {"points", points},
+                                    {"notes", sweep.notes}});
     }
-    out << "\n  ]";
-    return out.str();
+    return sweeps;
 }
 
 }  // namespace
@@ -412,48 +394,49 @@ std::string format_csv(const Report& report) {
 }
 
 std::string format_json(const Report& report) {
-    std::ostringstream out;
-    out << "{\n  \"device\": " << json_device(report.device);
-    const bool ladders = !report.ladders.empty() || report.sweeps.empty();
-    if (ladders) out << ",\n  \"ladders\": [";
-    for (std::size_t l = 0; l < report.ladders.size(); ++l) {
-        const Ladder& ladder = report.ladders[l];
-        out << (l ? "," : "") << "\n    {\"track\": \"" << json_escape(ladder.track) << "\", \"problem\": \""
-            << json_escape(ladder.problem) << "\", \"unit\": \"" << unit_name(ladder.unit)
-            << "\", \"peak\": " << fixed(ladder.peak, 1) << ", \"library\": \"" << json_escape(ladder.library_name)
-            << "\", \"rungs\": [";
-        for (std::size_t i = 0; i < ladder.rungs.size(); ++i) {
-            const Rung& rung = ladder.rungs[i];
-            out << (i ? "," : "") << "\n      {\"step\": \"" << json_escape(rung.label) << "\", \"title\": \""
-                << json_escape(rung.title) << "\", \"student\": " << (rung.student ? "true" : "false")
-                << ", \"library\": " << (rung.library ? "true" : "false")
-                << ", \"median_ms\": " << fixed(rung.time.median_ms, 6)
-                << ", \"min_ms\": " << fixed(rung.time.min_ms, 6) << ", \"max_ms\": " << fixed(rung.time.max_ms, 6)
-                << ", \"spread\": " << fixed(rung.time.spread(), 4) << ", \"runs\": " << rung.time.runs
-                << ", \"throughput\": " << fixed(throughput(rung), 2)
-                << ", \"percent_of_peak\": " << json_number(percent_of_peak(ladder, rung), 4)
-                << ", \"speedup_vs_previous\": " << json_number(speedup_vs_previous(ladder, i), 4)
-                << ", \"speedup_vs_first\": " << json_number(speedup_vs_first(ladder, i), 4)
-                << ", \"fraction_of_library\": " << json_number(fraction_of_library(ladder, i), 4);
-            if (!ladder.extra_columns.empty()) {
-                out << ", \"extra\": {";
-                for (std::size_t c = 0; c < ladder.extra_columns.size(); ++c)
-                    out << (c ? ", " : "") << '"' << json_escape(ladder.extra_columns[c]) << "\": \""
-                        << json_escape(c < rung.extra_values.size() ? rung.extra_values[c] : "") << '"';
-                out << "}";
+    ReportJson document = {{"device", json_device(report.device)}};
+    if (!report.ladders.empty() || report.sweeps.empty()) {
+        ReportJson ladders = ReportJson::array();
+        for (const Ladder& ladder : report.ladders) {
+            ReportJson rungs = ReportJson::array();
+            for (std::size_t i = 0; i < ladder.rungs.size(); ++i) {
+                const Rung& rung = ladder.rungs[i];
+                ReportJson row = {{"step", rung.label},
+                                  {"title", rung.title},
+                                  {"student", rung.student},
+                                  {"library", rung.library},
+                                  {"median_ms", rung.time.median_ms},
+                                  {"min_ms", rung.time.min_ms},
+                                  {"max_ms", rung.time.max_ms},
+                                  {"spread", rung.time.spread()},
+                                  {"runs", rung.time.runs},
+                                  {"throughput", throughput(rung)},
+                                  {"percent_of_peak", json_number(percent_of_peak(ladder, rung))},
+                                  {"speedup_vs_previous", json_number(speedup_vs_previous(ladder, i))},
+                                  {"speedup_vs_first", json_number(speedup_vs_first(ladder, i))},
+                                  {"fraction_of_library", json_number(fraction_of_library(ladder, i))}};
+                if (!ladder.extra_columns.empty()) {
+                    ReportJson extra = ReportJson::object();
+                    for (std::size_t c = 0; c < ladder.extra_columns.size(); ++c)
+                        extra[ladder.extra_columns[c]] = c < rung.extra_values.size() ? rung.extra_values[c] : "";
+                    row["extra"] = extra;
+                }
+                row["check_ok"] = rung.check.ok;
+                row["check"] = rung.check.summary();
+                rungs.push_back(row);
             }
-            out << ", \"check_ok\": " << (rung.check.ok ? "true" : "false") << ", \"check\": \""
-                << json_escape(rung.check.summary()) << "\"}";
+            ladders.push_back(ReportJson{{"track", ladder.track},
+                                         {"problem", ladder.problem},
+                                         {"unit", unit_name(ladder.unit)},
+                                         {"peak", ladder.peak},
+                                         {"library", ladder.library_name},
+                                         {"rungs", rungs},
+                                         {"notes", ladder.notes}});
         }
-        out << "\n    ], \"notes\": [";
-        for (std::size_t i = 0; i < ladder.notes.size(); ++i)
-            out << (i ? ", " : "") << '"' << json_escape(ladder.notes[i]) << '"';
-        out << "]}";
+        document["ladders"] = ladders;
     }
-    if (ladders) out << "\n  ]";
-    if (!report.sweeps.empty()) out << ",\n  " << json_sweeps(report);
-    out << "\n}\n";
-    return out.str();
+    if (!report.sweeps.empty()) document["sweeps"] = json_sweeps(report);
+    return write_report_json(document);
 }
 
 std::string format_report(const Report& report, Format format) {
