@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Checks every measured figure in the course's READMEs against the committed reports.
+
+    python3 tests/check_figures.py [SOURCE_ROOT]     exit 0: every figure found, 1: not
+
+A figure is a number with a decimal point in a README: in prose, in a table, in a ladder
+copied from the program's output. The texts checked are README.md, lessons/<track>/README.md
+and lessons/<track>/<NN_name>/README.md. The reports are slides/data/<gpu>/<name>.json, what
+`course-ladders ... --format json` printed on that GPU (slides/data/README.md lists each one's
+command).
+
+Each figure must be one of:
+
+1. **a value of a committed report**, at the precision the text shows (4233.1 is 4233.11
+   rounded): a row's median, fastest and slowest time, spread, throughput, % of peak, the
+   speedups and the share of the library rung that the program prints, its extra columns,
+   the notes under a table, a sweep point's values, the device's peaks; or a ratio the text
+   derives from one report: one row's time over another's (a speedup, "1.54x"), one row's
+   throughput over another's (as a percentage, "69.2% of a copy"), or a throughput in
+   TFLOP/s. The reports searched are those of the text's own track (for README.md, every
+   report): slides/data/*/<track>*.json.
+   A ladder copied into a code block is checked more strictly: the report it follows must
+   be named just above it (`slides/data/<gpu>/<name>.json`, or `<name>.json` with the GPU),
+   each row must be a row of that report's ladder with the same step and title, and its
+   numbers must be that row's, column by column.
+2. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: a
+   figure of the cited material (a talk's timings), arithmetic from the code or the
+   hardware (a bound, a count of loads), a count from Nsight Compute (no committed export
+   yet), a grading race. An entry that no longer appears in its file fails the check too, so
+   the list stays the list of what is unchecked.
+
+A number that is neither fails the check, with its file and line: a figure copied by hand
+that no report holds, a stale figure after the reports were measured again, or a typing
+mistake. Fix the text from the report, or, if the figure is not a measurement, add it to
+the list with its reason.
+"""
+
+import json
+import math
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent
+LIST = ROOT / "tests" / "figures_not_in_reports.txt"
+
+NUMBER = re.compile(r"(?<![\w.^/-])(\d[\d,]*\.\d+)(?![\w.]*\d)")
+LINK = re.compile(r"(h100|h200)/([a-z0-9-]+)\.json")
+
+
+# Sections whose figures come from elsewhere than slides/data/: a lesson's grading section
+# (its race figures are the grading runs', which tests/check-grading measures and writes).
+NOT_CHECKED_SECTIONS = {"Grading"}
+
+# A number that names a version or a model, not a measurement: CUDA 13.0, sm_90, compute
+# capability 7.5, driver 580.159.04, Meson 1.0.1.
+NOT_A_FIGURE = re.compile(r"(CUDA|capability|capabilities|driver|Meson|sm_|version|clang-format|C\+\+)[ -]*$", re.I)
+
+
+def figures_in(line):
+    """The figures of a line of text: numbers with a decimal point, not versions."""
+    found = []
+    for m in NUMBER.finditer(line):
+        if NOT_A_FIGURE.search(line[: m.start()]):
+            continue
+        found.append(m.group(1))
+    return found
+
+
+def numbers_in(text):
+    """Every number with a decimal point in a string, as floats."""
+    return [float(m.replace(",", "")) for m in re.findall(r"-?\d[\d,]*\.\d+|-?\d+", text)]
+
+
+class Report:
+    """One committed report: every value a text may quote from it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.gpu = path.parent.name
+        self.name = path.stem
+        data = json.loads(path.read_text())
+        self.data = data
+        values = []
+        device = data.get("device", {})
+        for key in ("peak_dram_gbps", "peak_fp32_gflops", "sm_clock_mhz", "sm_count"):
+            if isinstance(device.get(key), (int, float)):
+                values.append(device[key])
+        if isinstance(device.get("peak_fp32_gflops"), (int, float)):
+            values.append(device["peak_fp32_gflops"] / 1000.0)
+        self.ladders = data.get("ladders", [])
+        tables = []
+        for ladder in self.ladders:
+            values.append(ladder.get("peak") or 0)
+            tables.append(ladder["rungs"])
+            for note in ladder.get("notes", []):
+                values += numbers_in(note)
+            for rung in ladder["rungs"]:
+                values += self.rung_values(rung)
+        for sweep in data.get("sweeps", []):
+            values.append(sweep.get("peak") or 0)
+            tables.append(sweep["points"])
+            for note in sweep.get("notes", []):
+                values += numbers_in(note)
+            for point in sweep["points"]:
+                values += self.rung_values(point)
+                for v in point.get("values", {}).values():
+                    if isinstance(v, (int, float)):
+                        values += [v, 100.0 * v]
+        # Ratios within one table: every row's time over every other's, and throughputs.
+        for rows in tables:
+            times = [r["median_ms"] for r in rows if r.get("median_ms")]
+            rates = [r["throughput"] for r in rows if r.get("throughput")]
+            for a in times:
+                for b in times:
+                    values.append(a / b)
+            for a in rates:
+                for b in rates:
+                    values += [a / b, 100.0 * a / b]
+        self.values = sorted(v for v in values if isinstance(v, (int, float)) and math.isfinite(v))
+
+    @staticmethod
+    def rung_values(rung):
+        values = []
+        for key in ("median_ms", "min_ms", "max_ms", "throughput", "speedup_vs_previous", "speedup_vs_first"):
+            v = rung.get(key)
+            if isinstance(v, (int, float)):
+                values.append(v)
+        if isinstance(rung.get("throughput"), (int, float)):
+            values.append(rung["throughput"] / 1000.0)  # GFLOP/s as TFLOP/s
+        if isinstance(rung.get("median_ms"), (int, float)):
+            values.append(rung["median_ms"] * 1000.0)  # microseconds
+        for key in ("spread", "percent_of_peak", "fraction_of_library"):
+            v = rung.get(key)
+            if isinstance(v, (int, float)):
+                values += [100.0 * v, v]
+        for v in (rung.get("extra") or {}).values():
+            values += numbers_in(str(v))
+        return values
+
+
+def matches(shown, decimals, values):
+    """Whether some value rounds to the figure as shown (half a unit of its last digit)."""
+    tolerance = 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
+    lo, hi = shown - tolerance, shown + tolerance
+    # values is sorted: binary search for the first value >= lo
+    import bisect
+
+    i = bisect.bisect_left(values, lo)
+    return i < len(values) and values[i] <= hi
+
+
+def load_reports():
+    return [Report(p) for p in sorted((ROOT / "slides" / "data").glob("*/*.json"))]
+
+
+def texts():
+    yield ROOT / "README.md", None
+    for track_dir in sorted((ROOT / "lessons").iterdir()):
+        if not track_dir.is_dir() or not (track_dir / "README.md").exists():
+            continue
+        yield track_dir / "README.md", track_dir.name
+        for lesson in sorted(track_dir.iterdir()):
+            if lesson.is_dir() and re.match(r"\d\d_", lesson.name) and (lesson / "README.md").exists():
+                yield lesson / "README.md", track_dir.name
+
+
+def load_list():
+    """tests/figures_not_in_reports.txt: `path | figure | why` lines."""
+    entries = {}
+    if not LIST.exists():
+        return entries
+    for number, line in enumerate(LIST.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) != 3 or not parts[2]:
+            raise SystemExit("%s:%d: expected `path | figure | why`, got %r" % (LIST, number, line))
+        entries.setdefault((parts[0], parts[1]), [number, parts[2], 0])
+    return entries
+
+
+def ladder_blocks(lines):
+    """(first line index, lines) of each code block that holds a ladder as the program prints it."""
+    blocks, start = [], None
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            if start is None:
+                start = i + 1
+            else:
+                block = lines[start:i]
+                if any(re.match(r"\s+step\s+kernel\s", l) for l in block):
+                    blocks.append((start, block))
+                start = None
+    return blocks
+
+
+ROW = re.compile(r"^(?:you >)?\s*(\S+)\s{2,}(.*)$")
+
+
+def check_ladder_block(start, block, lines, reports, rel, problems):
+    """Ladders copied into a code block, each a problem line, the header and rows: each must be
+    the same ladder of one report of the GPU named beside the block (or in the block's device
+    line), row by row: its step, its title and its numbers."""
+    near = "\n".join(lines[max(0, start - 12) : start] + block[:2] + lines[start + len(block) : start + len(block) + 3])
+    gpus = {g for g, _ in LINK.findall(near)} or {g for g, word in (("h200", "H200"), ("h100", "H100")) if word in near}
+    checked = set()
+    headers = [i for i, l in enumerate(block) if re.match(r"\s+step\s+kernel\s", l)]
+    for h in headers:
+        rows = []
+        for i in range(h + 1, len(block)):
+            if not block[i].strip() or (i + 1 < len(block) and re.match(r"\s+step\s+kernel\s", block[i + 1])):
+                break
+            rows.append(i)
+        if not rows:
+            continue  # a header shown alone, to explain its columns
+        head = block[h - 1] if h > 0 else ""
+        problem = head.split(": ", 1)[1] if ": " in head else head
+        candidates = [(r, ladder) for r in reports if not gpus or r.gpu in gpus for ladder in r.ladders
+                      if ladder["problem"] == problem]
+        if not candidates:
+            problems.append("%s:%d: no report of %s holds this ladder (%s)"
+                            % (rel, start + h, "/".join(sorted(gpus)) or "any GPU", problem[:80]))
+            continue
+        first_failures = None
+        for report, ladder in candidates:
+            failures = []
+            for i in rows:
+                m = ROW.match(block[i])
+                if not m or "|" in block[i]:
+                    continue  # a note or a timeline under the table
+                step, rest = m.group(1), m.group(2)
+                rung = next((r for r in ladder["rungs"] if r["step"] == step and rest.startswith(r["title"][:30])), None)
+                if rung is None:
+                    failures.append("%s:%d: ladder row %r is no row of %s/%s.json"
+                                    % (rel, start + i + 1, step, report.gpu, report.name))
+                    continue
+                shown = NUMBER.findall(rest[len(rung["title"]) :])
+                values = sorted(Report.rung_values(rung))
+                wrong = [t for t in shown if not matches(float(t.replace(",", "")), len(t.split(".")[1]), values)]
+                if wrong:
+                    failures.append("%s:%d: ladder row %s: %s not in %s/%s.json's row"
+                                    % (rel, start + i + 1, step, " ".join(wrong), report.gpu, report.name))
+            if not failures:
+                checked |= {start + i for i in rows if ROW.match(block[i]) and "|" not in block[i]}
+                break
+            if first_failures is None:
+                first_failures = failures
+        else:
+            problems.extend(first_failures)
+    return checked
+
+
+def paragraph_of(lines):
+    """For each line, the text that names its reports: its table row, for a table row that
+    names one; otherwise its section (from one heading to the next)."""
+    result, start = [None] * len(lines), 0
+    for i in range(len(lines) + 1):
+        if i == len(lines) or lines[i].startswith("#"):
+            text = "\n".join(lines[start:i])
+            for j in range(start, i):
+                result[j] = text
+            start = i
+    for i, line in enumerate(lines):
+        if line.startswith("|") and ".json" in line:
+            result[i] = line
+    return result
+
+
+def named_reports(text, scope):
+    """The values of the reports a text names (`basics.json`, `slides/data/h200/basics.json`),
+    of the GPUs it names if it names a path; None when it names none of the scope."""
+    names = set(re.findall(r"([a-z0-9-]+)\.json", text))
+    # `-block16x20.json` beside `convolution-block16x8.json`: the same track's report
+    tracks = {r.name.split("-")[0] for r in scope}
+    names |= {t + n for n in names if n.startswith("-") for t in tracks}
+    gpus = {g for g, _ in LINK.findall(text)}
+    chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
+    if not chosen:
+        return None
+    return sorted(v for r in chosen for v in r.values)
+
+
+def main():
+    reports = load_reports()
+    reports_by_key = {(r.gpu, r.name): r for r in reports}
+    listed = load_list()
+    problems = []
+    counts = {"report": 0, "ladder rows": 0, "listed": 0}
+    for path, track in texts():
+        rel = str(path.relative_to(ROOT))
+        scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
+        values = sorted(v for r in scope for v in r.values)
+        lines = path.read_text().splitlines()
+        ladder_lines = set()
+        for start, block in ladder_blocks(lines):
+            rows = check_ladder_block(start, block, lines, reports, rel, problems)
+            counts["ladder rows"] += len(rows)
+            ladder_lines |= rows
+        section = ""
+        paragraphs = paragraph_of(lines)
+        for index, line in enumerate(lines):
+            if line.startswith("## "):
+                section = line[3:].strip()
+            if index in ladder_lines or section in NOT_CHECKED_SECTIONS:
+                continue
+            for token in figures_in(line):
+                if (rel, token) in listed:
+                    listed[(rel, token)][2] += 1
+                    counts["listed"] += 1
+                    continue
+                decimals = len(token.split(".")[1])
+                named = named_reports(paragraphs[index], scope)
+                shown = float(token.replace(",", ""))
+                # A paragraph that names its reports is checked against those. A figure of four
+                # digits or more may also come from another report of the track: few values
+                # match one that closely by chance, unlike a percentage or a ratio of three.
+                digits = len(token.replace(",", "").replace(".", "").lstrip("0"))
+                if matches(shown, decimals, named if named is not None else values) or (
+                    named is not None and digits >= 4 and matches(shown, decimals, values)
+                ):
+                    counts["report"] += 1
+                    continue
+                problems.append("%s:%d: %s is in no report of slides/data/*/%s*.json, nor in %s: %s"
+                                % (rel, index + 1, token, track or "", LIST.name, line.strip()[:140]))
+    for (rel, token), (number, why, seen) in sorted(listed.items()):
+        if not seen:
+            problems.append("%s:%d: %s | %s is no longer in %s: remove the entry" % (LIST.name, number, rel, token, rel))
+    for p in problems:
+        print(p)
+    print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
+          "%d listed as not from a report; %d problem(s)"
+          % (counts["ladder rows"], counts["report"], counts["listed"], len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
