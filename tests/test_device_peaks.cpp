@@ -3,6 +3,10 @@
 
 #include "course/device.h"
 
+#include <cuda_runtime.h>
+
+#include <string>
+
 TEST_CASE("DRAM bandwidth from memory clock and bus width") {
     // H100 SXM5 (HBM3): 2619 MHz, 5120-bit bus -> 3.35 TB/s.
     CHECK(course::peak_dram_gbps(2619000, 5120) == doctest::Approx(3352.3).epsilon(1e-4));
@@ -34,4 +38,18 @@ TEST_CASE("byte counts read well") {
     CHECK(course::format_bytes(12 * 1024) == "12 KiB");
     CHECK(course::format_bytes(768.0 * 1024 * 1024) == "768 MiB");
     CHECK(course::format_bytes(1.5 * 1024 * 1024 * 1024) == "1.50 GiB");
+}
+
+TEST_CASE("without a GPU, the reason names what is missing, never a driver version to upgrade") {
+    // On a machine with a GPU this only checks that one is found; on one
+    // without a driver (CI) the CUDA runtime itself says "driver version is
+    // insufficient", which the course must not pass on.
+    std::string why;
+    if (course::gpu_available(&why)) return;
+    MESSAGE(why);
+    CHECK(!why.empty());
+    CHECK(why.find("insufficient") == std::string::npos);
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+        CHECK(why.find("no NVIDIA driver or GPU found") != std::string::npos);
 }

@@ -162,3 +162,49 @@ TEST_CASE("step labels and fixed-point numbers") {
     CHECK(course::format_percent(0.918) == "91.8%");
     CHECK(course::format_percent(1.0) == "100.0%");
 }
+
+TEST_CASE("a row faster than the ladder's ceiling fails, and shows no throughput") {
+    course::Report report = example();
+    course::Ladder& ladder = report.ladders[0];
+    // The copy (row "ref", 1 GB in 0.625 ms: 1600 GB/s) is the ceiling.
+    course::ceiling_from_row(ladder, 3, "a device-to-device copy of the same bytes");
+    CHECK(ladder.ceiling == doctest::Approx(1600.0));
+    CHECK(ladder.ceiling_margin == course::kMeasuredCeilingMargin);
+    ladder.rungs.push_back(rung("04", 0.5, 1e9));   // 1.25x the copy: at the margin, allowed
+    ladder.rungs.push_back(rung("05", 0.25, 1e9));  // 2.5x the copy: impossible
+    course::enforce_ceiling(ladder);
+    CHECK(ladder.rungs[2].check.ok);
+    CHECK(ladder.rungs[3].check.ok);
+    CHECK(ladder.rungs[4].check.ok);
+    REQUIRE_FALSE(ladder.rungs[5].check.ok);
+    const std::string why = ladder.rungs[5].check.summary();
+    CHECK(why.find("faster than this GPU can move it") != std::string::npos);
+    CHECK(why.find("2.50x a device-to-device copy of the same bytes") != std::string::npos);
+    CHECK(why.find("the kernel did not do the work it was given") != std::string::npos);
+    CHECK_FALSE(ladder.all_ok());
+    const std::string table = course::format_table(report);
+    // The row is marked failed, with the reason, instead of printing 250% of the copy.
+    CHECK(table.find("250.0%") == std::string::npos);
+    CHECK(table.find("faster than this GPU can move it") != std::string::npos);
+}
+
+TEST_CASE("a computed peak bounds a FLOP ladder, with a smaller margin") {
+    course::Ladder ladder;
+    ladder.unit = course::Unit::flops;
+    ladder.rungs = {rung("01", 1.0, 1e9), rung("02", 0.9, 1e9)};  // 1000 and 1111 GFLOP/s
+    course::set_ceiling(ladder, 1000.0, "the GPU's FP32 peak", course::kPeakCeilingMargin);
+    course::enforce_ceiling(ladder);
+    CHECK(ladder.rungs[0].check.ok);
+    REQUIRE_FALSE(ladder.rungs[1].check.ok);
+    CHECK(ladder.rungs[1].check.summary().find("faster than this GPU can compute it") != std::string::npos);
+}
+
+TEST_CASE("a ladder without a ceiling, or whose ceiling row failed, is left as it is") {
+    course::Report report = example();
+    course::Ladder& ladder = report.ladders[0];
+    ladder.rungs[3].check = course::failed_check("the copy went wrong");
+    course::ceiling_from_row(ladder, 3, "a copy");
+    CHECK(ladder.ceiling == 0);
+    course::enforce_ceiling(ladder);
+    CHECK(ladder.rungs[2].check.ok);
+}

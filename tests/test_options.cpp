@@ -3,6 +3,7 @@
 
 #include "course/check.h"
 #include "course/options.h"
+#include "course/track.h"
 
 #include <map>
 #include <string>
@@ -118,4 +119,28 @@ TEST_CASE("usage text lists the shared and the track's options") {
     CHECK(text.find("--size S       number of floats") != std::string::npos);
     CHECK(text.find("--block WxH    shape (default 16x16)") != std::string::npos);
     CHECK(text.find("--profile      runs the ladder's kernels once more under Nsight Compute") != std::string::npos);
+}
+
+TEST_CASE("the course program refuses a track option that no chosen track takes") {
+    // Two tracks with no GPU work: the refusal comes before the GPU is
+    // touched, so this runs on any machine.
+    course::Track alpha, beta;
+    alpha.name = "alpha";
+    alpha.options = {{"taps", "N", "filter taps", "31"}};
+    beta.name = "beta";
+    alpha.run = beta.run = [](const course::TrackRun&) { return std::vector<course::Ladder>{}; };
+    const std::vector<course::Track> tracks = {alpha, beta};
+    const auto run = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), "course-ladders");
+        std::vector<char*> argv;
+        for (auto& arg : args) argv.push_back(arg.data());
+        return course::course_main(static_cast<int>(argv.size()), argv.data(), tracks);
+    };
+    CHECK(run({"beta", "--taps", "7"}) == 2);  // a usage error
+    CHECK(run({"beta", "--taps=7"}) == 2);
+    // Taken by a chosen track (or by every track, none named): not a usage
+    // error (0 with a GPU, 1 where there is none).
+    CHECK(run({"alpha", "--taps", "7"}) != 2);
+    CHECK(run({"alpha", "beta", "--taps", "7"}) != 2);
+    CHECK(run({"--taps", "7"}) != 2);
 }

@@ -43,6 +43,7 @@ struct Options {
     bool profile = false;
     std::vector<std::string> positional;       // e.g. track names for the course program
     std::map<std::string, std::string> extra;  // track options, defaults filled in
+    std::vector<std::string> given;            // the track options typed on the command line, in order
 
     // The value of a track option (its default if not given).
     const std::string& option(const std::string& name) const;

@@ -35,4 +35,10 @@ std::vector<float> random_floats(std::size_t count, float lo, float hi, std::uin
 // `count` ints uniform in [lo, hi].
 std::vector<int> random_ints(std::size_t count, int lo, int hi, std::uint64_t seed);
 
+// The seed of a problem's input set `set` (course/runner.h, KernelRun::
+// use_inputs): set 0 is the problem's own seed, the others are far from it.
+inline std::uint64_t input_set_seed(std::uint64_t seed, int set) {
+    return set == 0 ? seed : Rng(seed ^ (0xd1b54a32d192ed03ull * static_cast<std::uint64_t>(set))).next();
+}
+
 }  // namespace course

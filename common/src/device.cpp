@@ -61,18 +61,31 @@ std::string DeviceInfo::summary() const {
 bool gpu_available(std::string* why) {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        if (why != nullptr)
-            *why = std::string("no usable CUDA GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(status) + " (" +
-                   cudaGetErrorString(status) + ")";
-        cudaGetLastError();  // so the failed query does not linger as the "last error"
-        return false;
+    if (status == cudaSuccess && count > 0) return true;
+    cudaGetLastError();  // so the failed query does not linger as the "last error"
+    // With no driver at all, the runtime reports "driver version is
+    // insufficient", which would send a newcomer to upgrade a driver they do
+    // not have: cudaDriverGetVersion tells the two apart (0: no driver).
+    int driver = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    cudaGetLastError();
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+    std::string reason;
+    if (status == cudaSuccess || status == cudaErrorNoDevice) {
+        reason = "no CUDA GPU in this machine";
+    } else if (driver == 0) {
+        reason = "no NVIDIA driver or GPU found (the CUDA runtime found no driver to talk to)";
+    } else if (status == cudaErrorInsufficientDriver) {
+        reason = "the NVIDIA driver supports CUDA " + version(driver) + ", older than this program's CUDA runtime " +
+                 version(runtime) + ": update the driver, or build with an older CUDA toolkit";
+    } else {
+        reason = std::string("no usable CUDA GPU: cudaGetDeviceCount returned ") + cudaGetErrorName(status) + " (" +
+                 cudaGetErrorString(status) + ")";
     }
-    if (count == 0) {
-        if (why != nullptr) *why = "no CUDA GPU in this machine";
-        return false;
-    }
-    return true;
+    if (why != nullptr) *why = reason;
+    return false;
 }
 
 DeviceInfo open_device(int ordinal) {

@@ -187,6 +187,7 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
             options.profile = true;
         } else if (options.extra.count(name) != 0) {
             options.extra[name] = take_value();
+            options.given.push_back(name);
         } else {
             throw UsageError("unknown option \"--" + name + "\" (try --help)");
         }

@@ -139,6 +139,24 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
             for (const auto& track : tracks) chosen.push_back(&track);
         if (!options.size.empty() && chosen.size() != 1)
             throw UsageError("--size: name exactly one track, since each track's size means something else");
+        // A track option that none of the chosen tracks takes would be ignored
+        // silently: refuse it, naming the tracks that take it.
+        for (const std::string& name : options.given) {
+            std::string takers;
+            bool taken = false;
+            for (const auto& track : tracks)
+                for (const auto& spec : track.options)
+                    if (spec.name == name) {
+                        takers += (takers.empty() ? "" : ", ") + track.name;
+                        for (const Track* chosen_track : chosen) taken = taken || chosen_track == &track;
+                    }
+            if (!taken)
+                throw UsageError("--" + name + ": only the " + takers +
+                                 (takers.find(',') == std::string::npos ? " track takes" : " tracks take") +
+                                 " it; name " + (takers.find(',') == std::string::npos ? "that track" : "one of them") +
+                                 " (e.g. course-ladders " + takers.substr(0, takers.find(',')) + " --" + name +
+                                 " ...)");
+        }
         bool any_images = false;
         for (const Track* track : chosen) any_images = any_images || track->uses_images;
         if (!any_images) reject_image_options(options, "none of the chosen tracks uses images");

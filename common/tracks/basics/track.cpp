@@ -13,16 +13,30 @@ std::vector<float> reference(const std::vector<float>& a, const std::vector<floa
 }
 
 Problem::Problem(std::size_t n, std::uint64_t seed, std::size_t offset)
-    : n_(n), offset_(offset), a_(n + offset), b_(n + offset), c_(n + offset) {
+    : n_(n), offset_(offset), seed_(seed), a_(n + offset), b_(n + offset), c_(n + offset) {
     if (n == 0) throw course::Error("basics: n must be at least 1");
+    use_inputs(0, nullptr);
+}
+
+const Problem::Inputs& Problem::inputs(int set) {
+    auto found = sets_.find(set);
+    if (found != sets_.end()) return found->second;
     // Values in [-1, 1): sums cancel sometimes, none are zero by construction.
-    std::vector<float> a = course::random_floats(n + offset, -1.0f, 1.0f, seed);
-    std::vector<float> b = course::random_floats(n + offset, -1.0f, 1.0f, seed ^ 0x5bd1e995u);
-    a_.upload(a);
-    b_.upload(b);
-    a.erase(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(offset));
-    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(offset));
-    expected_ = reference(a, b);
+    const std::uint64_t seed = course::input_set_seed(seed_, set);
+    Inputs inputs;
+    inputs.a = course::random_floats(n_ + offset_, -1.0f, 1.0f, seed);
+    inputs.b = course::random_floats(n_ + offset_, -1.0f, 1.0f, seed ^ 0x5bd1e995u);
+    const auto from = static_cast<std::ptrdiff_t>(offset_);
+    inputs.expected = reference(std::vector<float>(inputs.a.begin() + from, inputs.a.end()),
+                                std::vector<float>(inputs.b.begin() + from, inputs.b.end()));
+    return sets_.emplace(set, std::move(inputs)).first->second;
+}
+
+void Problem::use_inputs(int set, cudaStream_t stream) {
+    current_ = &inputs(set);
+    if (stream != nullptr) CUDA_CHECK(cudaStreamSynchronize(stream));  // nothing may still read a and b
+    a_.upload(current_->a);
+    b_.upload(current_->b);
 }
 
 course::KernelRun Problem::run(Launcher launch) {
@@ -30,12 +44,13 @@ course::KernelRun Problem::run(Launcher launch) {
         [this, launch](cudaStream_t stream) { launch(a(), b(), c(), n_, stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { c_.fill_bytes(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
 course::CheckResult Problem::check() const {
     const std::vector<float> got = c_.download();
-    return course::compare_close(got.data() + offset_, expected_.data(), n_, kTolerance);
+    return course::compare_close(got.data() + offset_, current_->expected.data(), n_, kTolerance);
 }
 
 namespace {
@@ -97,6 +112,8 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     CopyCeiling copy(n, run.options.seed);
     const course::Rung rung = course::reference_rung("cudaMemcpy device to device, same bytes", copy.bytes_moved());
     ladder.rungs.push_back(course::measure(run.harness, rung, copy.run()));
+    course::ceiling_from_row(ladder, ladder.rungs.size() - 1, "a device-to-device copy of the same bytes");
+    course::enforce_ceiling(ladder);
     return {ladder};
 }
 

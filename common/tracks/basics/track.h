@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace basics {
@@ -49,10 +50,22 @@ public:
     // Compares c with the CPU reference.
     course::CheckResult check() const;
 
+    // Writes input set `set` into a and b (the same buffers; set 0: the
+    // constructor's seed) and makes check() compare with its sum.
+    void use_inputs(int set, cudaStream_t stream);
+
 private:
+    struct Inputs {
+        std::vector<float> a, b;  // as uploaded, offset included
+        std::vector<float> expected;
+    };
+    const Inputs& inputs(int set);
+
     std::size_t n_, offset_;
+    std::uint64_t seed_;
     course::DeviceBuffer<float> a_, b_, c_;
-    std::vector<float> expected_;
+    std::map<int, Inputs> sets_;
+    const Inputs* current_ = nullptr;
 };
 
 // The CPU reference.

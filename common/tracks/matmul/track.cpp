@@ -194,27 +194,41 @@ dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile) {
 }
 
 Problem::Problem(Shape shape, std::uint64_t seed, std::size_t offset)
-    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")), offset_(offset),
+    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")), offset_(offset), seed_(seed),
       a_(static_cast<std::size_t>(shape.M) * shape.K + offset),
       b_(static_cast<std::size_t>(shape.K) * shape.N + offset),
       c_(static_cast<std::size_t>(shape.M) * shape.N + offset) {
-    // Uniform in [-1, 1]: products of both signs, so dot products cancel (the
-    // hard case for a tolerance), and no structure a wrong kernel could match.
-    std::vector<float> a = course::random_floats(a_.size(), -1.0f, 1.0f, seed);
-    std::vector<float> b = course::random_floats(b_.size(), -1.0f, 1.0f, seed ^ 0x5bd1e995u);
-    a_.upload(a);
-    b_.upload(b);
-    a.erase(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(offset));
-    b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(offset));
-    reference_ = checks_every_element(shape_)
-                     ? reference_all(a, b, shape_)
-                     : reference_at(a, b, shape_, sample_indices(shape_, kSampledElements, seed ^ 0x9e3779b9u));
+    use_inputs(0);
+}
+
+void Problem::use_inputs(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        // Uniform in [-1, 1]: products of both signs, so dot products cancel
+        // (the hard case for a tolerance), and no structure a wrong kernel
+        // could match.
+        const std::uint64_t seed = course::input_set_seed(seed_, set);
+        Inputs inputs;
+        inputs.a = course::random_floats(a_.size(), -1.0f, 1.0f, seed);
+        inputs.b = course::random_floats(b_.size(), -1.0f, 1.0f, seed ^ 0x5bd1e995u);
+        const auto from = static_cast<std::ptrdiff_t>(offset_);
+        const std::vector<float> a(inputs.a.begin() + from, inputs.a.end());
+        const std::vector<float> b(inputs.b.begin() + from, inputs.b.end());
+        inputs.reference =
+            checks_every_element(shape_)
+                ? reference_all(a, b, shape_)
+                : reference_at(a, b, shape_, sample_indices(shape_, kSampledElements, seed ^ 0x9e3779b9u));
+        found = sets_.emplace(set, std::move(inputs)).first;
+    }
+    current_ = &found->second;
+    a_.upload(current_->a);
+    b_.upload(current_->b);
 }
 
 std::string Problem::check_description() const {
-    if (reference_.every_element) return "every element checked";
-    return std::to_string(reference_.indices.size()) + " elements checked (" + std::to_string(kSampledElements) +
-           " random, the last row and the last column)";
+    if (current_->reference.every_element) return "every element checked";
+    return std::to_string(current_->reference.indices.size()) + " elements checked (" +
+           std::to_string(kSampledElements) + " random, the last row and the last column)";
 }
 
 course::KernelRun Problem::run(Launcher launch) {
@@ -222,12 +236,16 @@ course::KernelRun Problem::run(Launcher launch) {
         [this, launch](cudaStream_t stream) { launch(a(), b(), c(), shape_.M, shape_.N, shape_.K, stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { c_.fill_bytes(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) {
+            CUDA_CHECK(cudaStreamSynchronize(stream));  // nothing may still read A and B
+            use_inputs(set);
+        },
     };
 }
 
 course::CheckResult Problem::check() const {
     const std::vector<float> got = c_.download();
-    return compare_with_reference(got.data() + offset_, reference_);
+    return compare_with_reference(got.data() + offset_, current_->reference);
 }
 
 void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
@@ -282,6 +300,8 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     course::Rung rung = course::reference_rung("cuBLAS SGEMM, FP32 (pedantic: no tensor cores)", shape.flops());
     rung.extra_values = {"-", "-"};
     ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(cublas_sgemm)));
+    course::set_ceiling(ladder, run.harness.device.peak_fp32_gflops, "the GPU's FP32 peak", course::kPeakCeilingMargin);
+    course::enforce_ceiling(ladder);
     return {ladder};
 }
 

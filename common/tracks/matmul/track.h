@@ -48,6 +48,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -131,12 +132,22 @@ public:
     course::KernelRun run(Launcher launch);
     // Compares C with the reference.
     course::CheckResult check() const;
+    // Writes input set `set` into A and B (the same buffers; set 0: the
+    // constructor's seed) and makes check() compare with its reference.
+    void use_inputs(int set);
 
 private:
+    struct Inputs {
+        std::vector<float> a, b;  // as uploaded, offset included
+        Reference reference;
+    };
+
     Shape shape_;
     std::size_t offset_;
+    std::uint64_t seed_;
     course::DeviceBuffer<float> a_, b_, c_;
-    Reference reference_;
+    std::map<int, Inputs> sets_;
+    const Inputs* current_ = nullptr;
 };
 
 // The shape from --size ("4096" or "MxNxK"; the default when empty); throws

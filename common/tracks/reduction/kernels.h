@@ -22,9 +22,11 @@ namespace reduction {
 
 // Every step's launcher: *sum = in[0] + ... + in[n-1] (device pointers).
 // `scratch` is device memory for partial sums and counters,
-// scratch_elements(n) long longs. The harness zeroes it before a step's first
-// launch; a launcher that keeps a counter there must leave it at zero when it
-// finishes, ready for its next launch.
+// scratch_elements(n) long longs. The harness zeroes it once, before a step's
+// first launch, and never again: before every later call it writes new inputs
+// into `in` and poisons *sum, and resets nothing else. A launcher that keeps a
+// counter there must leave it at zero when it finishes, ready for its next
+// launch.
 using Launcher = void (*)(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
 
 // The launchers, one per step: step<NN>_<folder name>, e.g. step03_sequential

@@ -13,22 +13,36 @@ long long reference(const std::vector<int>& values) {
 }
 
 Problem::Problem(std::size_t n, std::uint64_t seed, std::size_t offset)
-    : n_(n), offset_(offset), input_(n + offset), sum_(1), scratch_(scratch_elements(n)) {
+    : n_(n), offset_(offset), input_(n + offset), sum_(1), scratch_(scratch_elements(n)), seed_(seed) {
     if (n == 0) throw course::Error("reduction: n must be at least 1");
-    std::vector<int> values = course::random_ints(n + offset, -(1 << 30), (1 << 30) - 1, seed);
-    input_.upload(values);
-    values.erase(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(offset));
-    expected_ = reference(values);
+    use_inputs(0);
+}
+
+void Problem::use_inputs(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        std::vector<int> values =
+            course::random_ints(n_ + offset_, -(1 << 30), (1 << 30) - 1, course::input_set_seed(seed_, set));
+        sums_[set] = reference(std::vector<int>(values.begin() + static_cast<std::ptrdiff_t>(offset_), values.end()));
+        found = sets_.emplace(set, std::move(values)).first;
+    }
+    input_.upload(found->second);
+    expected_ = sums_.at(set);
 }
 
 course::KernelRun Problem::run(Launcher launch) {
     return course::KernelRun{
         [this, launch](cudaStream_t stream) { launch(input(), n_, sum_.data(), scratch_.data(), stream); },
-        [this](std::uint8_t pattern, cudaStream_t stream) {
-            sum_.fill_bytes(pattern, stream);
-            scratch_.fill_bytes(0, stream);  // another step may have left partial sums there
-        },
+        [this](std::uint8_t pattern, cudaStream_t stream) { sum_.fill_bytes(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) {
+            CUDA_CHECK(cudaStreamSynchronize(stream));  // nothing may still read the input
+            use_inputs(set);
+        },
+        // The contract (kernels.h): zeroed scratch before a step's first
+        // launch, and never again: another step may have left partial sums
+        // there, but a step's own counters are its own to reset.
+        [this](cudaStream_t stream) { scratch_.fill_bytes(0, stream); },
     };
 }
 
@@ -92,7 +106,8 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
     const course::TimingStats sweep = course::measure_read_sweep(run.harness, 4 * n);
     const double sweep_gbps = 4.0 * static_cast<double>(n) / (sweep.median_ms * 1e-3) / 1e9;
-    ladder.ceiling = sweep_gbps;
+    course::set_ceiling(ladder, sweep_gbps, "a read-only sweep of the same bytes", course::kMeasuredCeilingMargin);
+    course::enforce_ceiling(ladder);
     ladder.notes.push_back(
         "ceiling: a read-only sweep of the same " + course::format_bytes(4.0 * static_cast<double>(n)) + " takes " +
         course::format_fixed(sweep.median_ms, 4) + " ms = " + course::format_fixed(sweep_gbps, 1) + " GB/s (" +

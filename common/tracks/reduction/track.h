@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace reduction {
@@ -33,6 +34,9 @@ public:
     std::size_t size() const { return n_; }
     const int* input() const { return input_.data() + offset_; }
     long long expected() const { return expected_; }
+    // Writes input set `set` into the input buffer (the same buffer; set 0:
+    // the constructor's seed) and makes check() compare with its sum.
+    void use_inputs(int set);
     double bytes_read() const { return 4.0 * static_cast<double>(n_); }
 
     course::KernelRun run(Launcher launch);
@@ -42,6 +46,9 @@ private:
     std::size_t n_, offset_;
     course::DeviceBuffer<int> input_;
     course::DeviceBuffer<long long> sum_, scratch_;
+    std::uint64_t seed_;
+    std::map<int, std::vector<int>> sets_;  // each input set as uploaded, once made
+    std::map<int, long long> sums_;         // and its sum
     long long expected_ = 0;
 };
 
