@@ -299,10 +299,16 @@ def main():
             ladder_lines |= rows
         section = ""
         paragraphs = paragraph_of(lines)
+        generated = False
         for index, line in enumerate(lines):
             if line.startswith("## "):
                 section = line[3:].strip()
-            if index in ladder_lines or section in NOT_CHECKED_SECTIONS:
+            # tests/check-grading writes the starters' table between these markers
+            if line.startswith("<!-- starters-table: begin"):
+                generated = True
+            if line.startswith("<!-- starters-table: end"):
+                generated = False
+            if index in ladder_lines or section in NOT_CHECKED_SECTIONS or generated:
                 continue
             for token in figures_in(line):
                 if (rel, token) in listed:
