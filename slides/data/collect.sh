@@ -4,7 +4,7 @@
 #   slides/data/collect.sh BUILD_DIR GPU        e.g. slides/data/collect.sh build h100
 #
 # runs every command whose ladder a README or a deck quotes, each with
-# --format json (with --profile only for occupancy-profile: its columns come
+# --format json (with --profile for the *-profile reports: their columns come
 # from a second run under ncu), into NAME.json; draws each as NAME.svg with
 # course-chart; and writes slides/data/charts.list, the list of every report
 # under slides/data/. slides/data/README.md says which figure each report
@@ -83,8 +83,11 @@ if not tables or not rows or not report.get("device", {}).get("name"):
 if "--profile" in sys.argv[2:]:
     profiled = [t for t in report.get("sweeps", []) if "achieved occupancy" in t.get("series", [])]
     unprofiled = [r for t in profiled for r in t["points"] if r["values"].get("achieved occupancy") is None]
-    if unprofiled or not profiled:
-        print(f"{len(unprofiled)} point(s) without an achieved occupancy: ncu did not profile them")
+    ladders = report.get("ladders", [])
+    unprofiled += [t for t in ladders if not any((r.get("extra") or {}).get("limiter", "-") not in ("", "-")
+                                                 for r in t["rungs"])]
+    if unprofiled or not (profiled or ladders):
+        print(f"{len(unprofiled)} point(s) or ladder(s) without profiler columns: ncu did not profile them")
         sys.exit(1)
 print(f"{len(tables)} table(s), {len(rows)} rows, " + (f"{wrong} WRONG" if wrong else "all checks ok"))
 sys.exit(1 if wrong else 0)
@@ -121,6 +124,9 @@ figure sobel sobel
 figure sobel-8192 sobel --size 8192
 figure pipeline pipeline
 figure pipeline-8192 pipeline --size 8192
+# The pipeline lessons read the --profile columns and the notes of each kernel.
+figure pipeline-profile pipeline --profile
+figure pipeline-8192-profile pipeline --size 8192 --profile
 # The occupancy track, once course-ladders has it (its help lists the tracks).
 if "$ladders" --help | grep -o 'tracks named: [^)]*' | grep -qw occupancy; then
     figure occupancy occupancy
@@ -148,6 +154,8 @@ for json in "$scratch"/data/*.json; do
         mv "$slides/charts/$gpu/.$name.svg.new" "$slides/charts/$gpu/$name.svg"
 done
 rm -rf "$scratch"
+# The tracks' measured tables (lessons/<track>/MEASURED.md), written from the reports.
+python3 "$slides/data/tables.py" update "$(dirname "$slides")"
 
 # The list Meson draws charts from: every report under slides/data/.
 {
