@@ -1,6 +1,7 @@
 // Grading test of occupancy step 02 (the occupancy calculator). Built twice:
 // against lessons/occupancy/02_calculator/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
+#include "occupancy/calculator_check.h"
 #include "occupancy/fermi.h"
 #include "occupancy/helpers.h"
 
@@ -14,51 +15,28 @@ TEST_CASE("step 02 reproduces the slides' Fermi examples from Fermi's limits") {
 
 TEST_CASE("step 02 agrees with cudaOccupancyMaxActiveBlocksPerMultiprocessor on every configuration tried") {
     // Probe kernels with many register counts (values held in registers,
-    // register caps from __launch_bounds__) and static shared memory, each
-    // launched in thought with many block sizes (multiples of a warp and
-    // not) and dynamic shared memory sizes; the kernel's own registers and
-    // shared memory come from cudaFuncGetAttributes.
-    const occupancy::SmLimits sm = occupancy::limits_of(harness().device.ordinal);
-    MESSAGE(occupancy::describe(sm));
-    const std::vector<int> block_sizes = {1,   32,  33,  64,  96,  100, 128, 160, 192, 250,  256,
-                                          288, 320, 384, 480, 512, 640, 768, 800, 896, 1000, 1024};
-    const std::vector<std::size_t> dynamic_sizes = {0,     1,     1000,  3000,   8192,   12345,  20000, 30000,
-                                                    40000, 49152, 65536, 100000, 150000, 200000, 232448};
-    std::size_t tried = 0, mismatches = 0;
-    std::string first;
-    for (const occupancy::Probe& probe : occupancy::probes()) {
-        for (const int threads : block_sizes) {
-            if (threads > probe.attributes.maxThreadsPerBlock) continue;
-            for (const std::size_t dynamic : dynamic_sizes) {
-                if (dynamic > static_cast<std::size_t>(probe.attributes.maxDynamicSharedSizeBytes)) continue;
-                occupancy::BlockResources block;
-                block.threads = threads;
-                block.registers_per_thread = probe.attributes.numRegs;
-                block.static_shared_bytes = probe.attributes.sharedSizeBytes;
-                block.dynamic_shared_bytes = dynamic;
-                block.max_dynamic_shared_bytes = static_cast<std::size_t>(probe.attributes.maxDynamicSharedSizeBytes);
-                const int mine = occupancy::step02_calculator(sm, block).active_blocks;
-                const int api = occupancy::api_active_blocks(probe.kernel, threads, dynamic);
-                ++tried;
-                if (mine != api) {
-                    if (++mismatches <= 10) {
-                        const std::string line = probe.name + " (" + std::to_string(probe.attributes.numRegs) +
-                                                 " registers, " + std::to_string(probe.attributes.sharedSizeBytes) +
-                                                 " B static), " + std::to_string(threads) + " threads, " +
-                                                 std::to_string(dynamic) + " B dynamic: the calculator says " +
-                                                 std::to_string(mine) + " blocks, the CUDA runtime " +
-                                                 std::to_string(api);
-                        first += "\n  " + line;
-                    }
-                }
-            }
-        }
-    }
-    std::printf("configurations tried: %zu, mismatches: %zu\n", tried, mismatches);
-    MESSAGE("configurations tried: ", tried, ", mismatches: ", mismatches);
-    CHECK(tried >= 500);
-    CHECK_MESSAGE(mismatches == 0, "the calculator differs from the CUDA runtime in ", mismatches, " of ", tried,
-                  " configurations; the first:", first);
+    // register caps from __launch_bounds__ and __maxnreg__) and static shared
+    // memory, each launched in thought with many block sizes and dynamic
+    // shared memory sizes; the kernel's own registers and shared memory come
+    // from cudaFuncGetAttributes. Besides a grid, the configurations include,
+    // for each allocation rule, up to 48 of those where that rule alone
+    // decides the answer (tests/occupancy/calculator_rules.h): block sizes one
+    // thread into a warp and one short of a whole warp, register counts one
+    // allocation unit apart, shared memory on both sides of every allocation
+    // unit boundary that changes the blocks per SM, at the default limit and
+    // at the opt-in limit. That suffices because a calculator that leaves out
+    // a rule, or gets it wrong, differs from the runtime where that rule alone
+    // decides; the grading's self-test (test_calculator_plants.cpp) shows a
+    // calculator missing any one rule failing this comparison.
+    const RuntimeConfigurations& all = runtime_configurations();
+    MESSAGE(occupancy::describe(all.sm));
+    MESSAGE(describe_coverage(all));
+    const RuntimeComparison result = compare_with_runtime(occupancy::step02_calculator);
+    std::printf("configurations tried: %zu, mismatches: %zu\n", result.tried, result.mismatches);
+    MESSAGE("configurations tried: ", result.tried, ", mismatches: ", result.mismatches);
+    CHECK(result.tried >= 500);
+    CHECK_MESSAGE(result.mismatches == 0, "the calculator differs from the CUDA runtime in ", result.mismatches, " of ",
+                  result.tried, " configurations; the first:", result.first);
 }
 
 TEST_CASE("step 02 sees each limiter bind on this GPU") {

@@ -59,6 +59,20 @@ __global__ void __launch_bounds__(kMaxThreads, kMinBlocks) occupancy_probe_bound
     probe_body<kHeld, 0>(out, guard);
 }
 
+// Exactly kRegisters registers (__maxnreg__, CUDA 12.4 and later): 256
+// values held, the ones past the cap spilled. Register counts that are not a
+// multiple of 8 (one allocation unit of 256 per warp) are where the
+// allocation unit alone decides how many warps a partition holds; lesson
+// 02's grading test needs them, and the compiler never picks them on its own.
+#if defined(__CUDACC_VER_MAJOR__) && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define COURSE_HAS_MAXNREG 1
+template <int kRegisters>
+__global__ void __maxnreg__(kRegisters) occupancy_probe_capped(unsigned* out, unsigned guard) {
+    probe_body<256, 0>(out, guard);
+}
+#endif
+
 Probe probe(const std::string& name, const void* kernel) {
     Probe p{name, kernel, {}};
     CUDA_CHECK(cudaFuncGetAttributes(&p.attributes, kernel));
@@ -104,6 +118,20 @@ std::vector<Probe> probes() {
         probe("launch bounds 128x5, held 200", reinterpret_cast<const void*>(&occupancy_probe_bounded<200, 128, 5>)));
     out.push_back(
         probe("launch bounds 96x6, held 200", reinterpret_cast<const void*>(&occupancy_probe_bounded<200, 96, 6>)));
+#ifdef COURSE_HAS_MAXNREG
+    // Register counts where the allocation unit decides on the GPUs of the
+    // course (4 partitions of 16384 registers, units of 256 per warp: 37 and
+    // 101 registers hold 13 and 5 warps a partition, rounded up to 40 and
+    // 104 only 12 and 4), and 255, the most a thread may have, where a block
+    // of 8 warps just fits the per-block limit and 9 do not.
+    out.push_back(probe("registers capped at 37", reinterpret_cast<const void*>(&occupancy_probe_capped<37>)));
+    out.push_back(probe("registers capped at 44", reinterpret_cast<const void*>(&occupancy_probe_capped<44>)));
+    out.push_back(probe("registers capped at 50", reinterpret_cast<const void*>(&occupancy_probe_capped<50>)));
+    out.push_back(probe("registers capped at 84", reinterpret_cast<const void*>(&occupancy_probe_capped<84>)));
+    out.push_back(probe("registers capped at 101", reinterpret_cast<const void*>(&occupancy_probe_capped<101>)));
+    out.push_back(probe("registers capped at 170", reinterpret_cast<const void*>(&occupancy_probe_capped<170>)));
+    out.push_back(probe("registers capped at 255", reinterpret_cast<const void*>(&occupancy_probe_capped<255>)));
+#endif
     // Opted in to the largest dynamic shared memory a block may have.
     int device = 0, optin = 0;
     CUDA_CHECK(cudaGetDevice(&device));
