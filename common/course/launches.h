@@ -35,4 +35,13 @@ struct LaunchRecord {
 // `enqueue` must only enqueue work on the stream it is given.
 LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue);
 
+// Captures `enqueue(stream)`, which must launch exactly one kernel (and may
+// enqueue copies and memsets, which are left out), then runs that kernel on
+// `stream` with `grid` and `block` instead of its own: the same arguments, the
+// same dynamic shared memory. A probe of how a kernel maps its threads to its
+// work (a grading test runs a block's first warp alone and sees which outputs
+// it writes). Returns the launch as captured; the run is not waited for.
+KernelLaunch run_captured_kernel_as(const std::function<void(cudaStream_t)>& enqueue, dim3 grid, dim3 block,
+                                    cudaStream_t stream);
+
 }  // namespace course

@@ -4,6 +4,7 @@
 #include "course/check.h"
 
 #include <algorithm>
+#include <string>
 
 namespace course {
 
@@ -41,9 +42,8 @@ std::vector<cudaGraphNode_t> nodes_in_order(cudaGraph_t graph) {
     return order;
 }
 
-}  // namespace
-
-LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
+// `enqueue(stream)` captured into a graph, which the caller destroys.
+cudaGraph_t capture(const std::function<void(cudaStream_t)>& enqueue) {
     Stream stream;
     cudaGraph_t graph = nullptr;
     // Relaxed: the launcher may still call cudaGetDevice, occupancy queries and
@@ -57,7 +57,13 @@ LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
         throw;
     }
     CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
+    return graph;
+}
 
+}  // namespace
+
+LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
+    cudaGraph_t graph = capture(enqueue);
     LaunchRecord record;
     try {
         for (cudaGraphNode_t node : nodes_in_order(graph)) {
@@ -83,6 +89,39 @@ LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
     }
     CUDA_CHECK(cudaGraphDestroy(graph));
     return record;
+}
+
+KernelLaunch run_captured_kernel_as(const std::function<void(cudaStream_t)>& enqueue, dim3 grid, dim3 block,
+                                    cudaStream_t stream) {
+    cudaGraph_t graph = capture(enqueue);
+    try {
+        std::vector<cudaKernelNodeParams> kernels;
+        for (cudaGraphNode_t node : nodes_in_order(graph)) {
+            cudaGraphNodeType type;
+            CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+            if (type != cudaGraphNodeTypeKernel) continue;
+            cudaKernelNodeParams params{};
+            CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+            kernels.push_back(params);
+        }
+        if (kernels.size() != 1)
+            throw Error("run_captured_kernel_as: the launcher launched " + std::to_string(kernels.size()) +
+                        " kernels, not one");
+        const cudaKernelNodeParams& params = kernels.front();
+        KernelLaunch launch;
+        launch.function = params.func;
+        launch.grid = params.gridDim;
+        launch.block = params.blockDim;
+        launch.dynamic_shared_bytes = params.sharedMemBytes;
+        CUDA_CHECK(cudaFuncGetAttributes(&launch.attributes, params.func));
+        // The arguments live in the graph: launched before it is destroyed.
+        CUDA_CHECK(cudaLaunchKernel(params.func, grid, block, params.kernelParams, params.sharedMemBytes, stream));
+        CUDA_CHECK(cudaGraphDestroy(graph));
+        return launch;
+    } catch (...) {
+        cudaGraphDestroy(graph);
+        throw;
+    }
 }
 
 }  // namespace course

@@ -2,6 +2,7 @@
 // against lessons/matmul/08_warp_tiling/kernel.cu (suite "grade") and against
 // the reference solution (suite "solutions").
 #include "matmul/helpers.h"
+#include "matmul/structure.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step08_warp_tiling)
 COURSE_SOLUTION_LAUNCHER(matmul, step08_warp_tiling_attributes)
@@ -16,6 +17,23 @@ TEST_CASE("step 08 is right on matrices that do not start on a 16-byte boundary"
 
 TEST_CASE("step 08 keeps its partial sums and its prefetched tiles in registers") {
     matmul::testing::check_registers_only(matmul::step08_warp_tiling_attributes());
+}
+
+// The untouched starter (step 07's solution) passes the checks above and
+// comes within a few percent of the speed rule, so the step's two ideas are
+// also checked without a clock (tests/matmul/structure.h): on a GPU where
+// they gain less, the starter must still fail.
+TEST_CASE("step 08 keeps two stages of tiles in shared memory: at least the shared memory of the reference solution") {
+    const matmul::testing::StructureCheck check =
+        matmul::testing::check_two_stages(matmul::step08_warp_tiling, matmul::solution::step08_warp_tiling);
+    MESSAGE(check.what);
+    CHECK_MESSAGE(check.ok, check.what);
+}
+
+TEST_CASE("step 08 gives each warp a compact tile of C: a block's first warp, run alone, writes within 64 x 64") {
+    const matmul::testing::StructureCheck check = matmul::testing::check_warp_tile(matmul::step08_warp_tiling);
+    MESSAGE(check.what);
+    CHECK_MESSAGE(check.ok, check.what);
 }
 
 TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08") {

@@ -1,0 +1,97 @@
+// Step 08's two ideas seen without a clock, for its grading test and for the
+// grading's self-test (tests/matmul/test_structure_plants.cpp), which shows
+// both checks failing the untouched starter (step 07's solution): that
+// starter passes every other check of step 08 and misses the race by little.
+#pragma once
+
+#include "course/check.h"
+#include "course/launches.h"
+#include "gpu_test.h"
+#include "tracks/matmul/track.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace matmul::testing {
+
+struct StructureCheck {
+    bool ok = false;
+    std::string what;  // what was seen, and what was expected
+};
+
+// A shape that is a multiple of every tile: the fast path's kernel runs.
+inline constexpr Shape kTiledShape{512, 256, 384};
+
+// The double buffer: two stages of tiles in shared memory, so the kernel's
+// shared memory per block (static and dynamic, at kTiledShape) is at least
+// the reference solution's (its two stages of 16 x (128 + 4) and 16 x 128
+// floats).
+inline StructureCheck check_two_stages(Launcher graded, Launcher reference) {
+    Problem problem(kTiledShape, 1);
+    const course::LaunchRecord mine = course::record_launches(problem.run(graded).launch);
+    const course::LaunchRecord theirs = course::record_launches(problem.run(reference).launch);
+    if (mine.kernels.size() != 1 || theirs.kernels.size() != 1)
+        return {false, "the launcher launched " + std::to_string(mine.kernels.size()) + " kernels, not one"};
+    const std::size_t bytes = mine.kernels.front().shared_bytes();
+    const std::size_t needed = theirs.kernels.front().shared_bytes();
+    return {bytes >= needed,
+            "the kernel has " + std::to_string(bytes) +
+                " bytes of shared memory per block; the reference solution's two stages of tiles take " +
+                std::to_string(needed)};
+}
+
+// The warp tile: the first warp of the first block, run alone (one block of
+// 32 threads, the kernel's own arguments) on a poisoned C, writes the outputs
+// that warp owns (their values are wrong: the other warps did not load their
+// part of the tiles, and do not matter). With a warp tile they form a compact
+// block, 32 x 64 in the reference solution; step 07's warp, two rows of 16
+// threads each owning 8 x 8 outputs in two groups of 4 rows (64 apart) by two
+// of 4 columns, spans 72 rows by 128 columns. The check: the outputs the
+// first warp wrote fit in a 64 x 64 square. (Run twice, with C poisoned by
+// two byte patterns: a written value that happens to equal one poison still
+// shows in the other run.)
+inline StructureCheck check_warp_tile(Launcher graded) {
+    Problem problem(kTiledShape, 2);
+    const std::size_t count = static_cast<std::size_t>(kTiledShape.M) * kTiledShape.N;
+    std::vector<bool> written(count, false);
+    course::Stream stream;
+    for (const std::uint8_t poison : {std::uint8_t{0xFF}, std::uint8_t{0xA5}}) {
+        CUDA_CHECK(cudaMemsetAsync(problem.c(), poison, count * sizeof(float), stream.get()));
+        course::run_captured_kernel_as(problem.run(graded).launch, dim3(1), dim3(32), stream.get());
+        CUDA_CHECK(cudaGetLastError());
+        std::vector<std::uint32_t> c(count);
+        CUDA_CHECK(cudaMemcpyAsync(c.data(), problem.c(), count * sizeof(float), cudaMemcpyDeviceToHost, stream.get()));
+        CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        std::uint32_t word = 0;
+        std::memset(&word, poison, sizeof word);
+        for (std::size_t i = 0; i < count; ++i)
+            if (c[i] != word) written[i] = true;
+    }
+    int first_row = kTiledShape.M, last_row = -1, first_col = kTiledShape.N, last_col = -1;
+    std::size_t outputs = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!written[i]) continue;
+        ++outputs;
+        const int row = static_cast<int>(i / kTiledShape.N), col = static_cast<int>(i % kTiledShape.N);
+        first_row = std::min(first_row, row);
+        last_row = std::max(last_row, row);
+        first_col = std::min(first_col, col);
+        last_col = std::max(last_col, col);
+    }
+    if (outputs == 0)
+        return {false, "the first warp of a block, run alone, wrote no element of C: a warp tile has each warp "
+                       "store its own outputs"};
+    const int rows = last_row - first_row + 1, cols = last_col - first_col + 1;
+    return {rows <= 64 && cols <= 64,
+            "the first warp of a block, run alone, wrote " + std::to_string(outputs) + " elements of C in rows " +
+                std::to_string(first_row) + " to " + std::to_string(last_row) + " and columns " +
+                std::to_string(first_col) + " to " + std::to_string(last_col) + " (" + std::to_string(rows) + " x " +
+                std::to_string(cols) +
+                "); a warp tile keeps a warp's outputs in a block of at most 64 x 64 (the reference solution's: 32 x "
+                "64; step 07's warp spans 72 x 128)"};
+}
+
+}  // namespace matmul::testing
