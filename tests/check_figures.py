@@ -243,6 +243,7 @@ def check_ladder_block(start, block, lines, reports, rel, problems):
                                     % (rel, start + i + 1, step, " ".join(wrong), report.gpu, report.name))
             if not failures:
                 checked |= {start + i for i in rows if ROW.match(block[i]) and "|" not in block[i]}
+                checked.add(start + h - 1)  # the problem line: the report's, word for word
                 break
             if first_failures is None:
                 first_failures = failures
@@ -268,12 +269,12 @@ def paragraph_of(lines):
 
 
 def named_reports(text, scope):
-    """The values of the reports a text names (`basics.json`, `slides/data/h200/basics.json`),
-    of the GPUs it names if it names a path; None when it names none of the scope."""
+    """The values of the reports a text names (`basics.json`, `slides/data/h200/basics.json`, of
+    any track), of the GPUs it names if it names a path; None when it names none."""
     names = set(re.findall(r"([a-z0-9-]+)\.json", text))
-    # `-block16x20.json` beside `convolution-block16x8.json`: the same track's report
-    tracks = {r.name.split("-")[0] for r in scope}
-    names |= {t + n for n in names if n.startswith("-") for t in tracks}
+    # `-block16x20.json` beside `convolution-block16x8.json`: the same report's family
+    families = {n.split("-")[0] for n in names if not n.startswith("-")}
+    names |= {f + n for n in names if n.startswith("-") for f in families}
     gpus = {g for g, _ in LINK.findall(text)}
     chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
     if not chosen:
@@ -316,7 +317,7 @@ def main():
                     counts["listed"] += 1
                     continue
                 decimals = len(token.split(".")[1])
-                named = named_reports(paragraphs[index], scope)
+                named = named_reports(paragraphs[index], reports)
                 shown = float(token.replace(",", ""))
                 # A paragraph that names its reports is checked against those. A figure of four
                 # digits or more may also come from another report of the track: few values
