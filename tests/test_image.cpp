@@ -2,10 +2,12 @@
 // missing, corrupt and unsupported files.
 #include "doctest_include.h"
 
+#include "course/byte_image.h"
 #include "course/check.h"
 #include "course/image.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -92,4 +94,29 @@ TEST_CASE("missing, corrupt and unsupported files give a reason") {
                          course::Error);
     CHECK_THROWS_AS(course::save_image("out.pgm", course::synthetic_image(4, 4, 3, 1)), course::Error);
     CHECK_THROWS_AS(course::save_image("no-such-dir/out.png", course::synthetic_image(4, 4, 1, 1)), course::Error);
+}
+
+TEST_CASE("an image problem's other input sets change every byte, by 1 to 15, each set its own way") {
+    const course::Image image = course::speckled_image(67, 31, 9, 3);
+    const course::Image same = course::input_set_image(image, 0);
+    CHECK(same.pixels == image.pixels);
+    const course::Image first = course::input_set_image(image, 1), second = course::input_set_image(image, 2);
+    for (const course::Image* set : {&first, &second}) {
+        CHECK(set->width == image.width);
+        CHECK(set->height == image.height);
+        CHECK(set->channels == image.channels);
+        REQUIRE(set->pixels.size() == image.pixels.size());
+        std::size_t unchanged = 0, far = 0;
+        for (std::size_t i = 0; i < image.pixels.size(); ++i) {
+            const int change = std::abs(int(set->pixels[i]) - int(image.pixels[i]));
+            unchanged += change == 0;
+            far += change > 15;
+        }
+        CHECK(unchanged == 0);
+        CHECK(far == 0);
+    }
+    std::size_t equal = 0;
+    for (std::size_t i = 0; i < image.pixels.size(); ++i) equal += first.pixels[i] == second.pixels[i];
+    CHECK(equal < image.pixels.size() / 4);                           // a mask from 1 to 15 agrees 1 time in 15
+    CHECK(course::input_set_image(image, 1).pixels == first.pixels);  // the same every time
 }

@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,15 @@ int default_pitch(int width);
 // channels), with a sprinkle of black and white bytes so that a clamp to
 // 0..255 is hit at both ends.
 Image speckled_image(int width, int height, std::uint64_t seed, int channels = 1);
+
+// Input set `set` (course/runner.h, KernelRun::use_inputs) of an image
+// problem whose own input, set 0, is `image`: set 0 is `image` itself; any
+// other set is the same picture (any number of channels) with the low four
+// bits of every byte flipped by a seeded mask from 1 to 15, so that every
+// byte changes by at most 15 while the picture (its edges, its flat areas,
+// its histogram, roughly) stays what it was: a user's photo stays a photo,
+// and a step's time on it stays its time on the photo.
+Image input_set_image(const Image& image, int set);
 
 // --pitch-pad N: bytes added to every row's pitch, 0 to 4096 (throws
 // UsageError otherwise). The tracks on 8-bit images use it to misalign rows.
@@ -77,13 +88,24 @@ CheckResult check_device_image(const DeviceImage& image, const std::vector<std::
 
 // A grey input image and an output image of the same size and pitch on the
 // GPU, with the output a correct kernel must write (the track's CPU
-// reference, computed by the caller).
+// reference, which the caller gives).
+//
+// Input sets (course/runner.h): use_inputs(set) writes set `set` into the
+// same input buffer (and into the texture's copy of it, where there is one)
+// and makes check() compare with that set's reference. Set 0 is the image
+// given to the constructor; the others are input_set_image(image, set). Each
+// set's pixels and reference are computed the first time it is used and
+// kept: every row of a ladder uses the same sets.
 class ByteImages {
 public:
+    // The output a correct kernel writes for an input image (tightly packed).
+    using Reference = std::function<std::vector<std::uint8_t>(const Image&)>;
+
     // `track` names the track in error messages. `pitch` 0: the default
     // pitch. Throws course::Error for an empty image, a pitch narrower than
-    // the width, or an `expected` of another size.
-    ByteImages(const char* track, const Image& image, std::vector<std::uint8_t> expected, int pitch);
+    // the width, or a reference of another size. Set 0 is in the input
+    // buffer when it returns.
+    ByteImages(const char* track, const Image& image, Reference reference, int pitch);
 
     int width() const { return in_.width(); }
     int height() const { return in_.height(); }
@@ -99,6 +121,14 @@ public:
     TextureObject texture(const cudaTextureDesc& desc);
     bool texture_reads_a_copy() const { return texture_copy_.has_value(); }
 
+    // Writes input set `set` into the input buffer (the pixels; the row
+    // padding keeps its fixed pattern) and into the texture's copy, and makes
+    // check(), input_pixels() and expected() those of that set. Waits for the
+    // GPU first (nothing may still read the input) and after (the upload
+    // is done before the next launch on any stream).
+    void use_inputs(int set, cudaStream_t stream);
+    int input_set() const { return current_; }
+
     // Fills the whole output buffer with `pattern` and remembers it.
     void poison(std::uint8_t pattern, cudaStream_t stream);
     // Copies the frame `width` pixels wide around the image from the input
@@ -107,24 +137,35 @@ public:
     // Compares the output with the expected image (or with `expected`),
     // every pixel exactly; then checks that every byte of the buffer outside
     // the image (row padding, spare bytes) still holds the last poison.
-    CheckResult check() const { return check(expected_); }
+    CheckResult check() const { return check(expected()); }
     CheckResult check(const std::vector<std::uint8_t>& expected) const;
 
-    // The image copied device to device, checked against the input: the
-    // bandwidth ceiling for a filter that reads and writes every pixel once.
+    // The image copied device to device, checked against the input (with
+    // the same input sets as the steps): the bandwidth ceiling for a filter
+    // that reads and writes every pixel once.
     KernelRun copy_run();
     // The ladder's "copy" row: copy_run() measured.
     Rung copy_rung(Harness& harness);
 
-    const std::vector<std::uint8_t>& input_pixels() const { return input_; }
-    const std::vector<std::uint8_t>& expected() const { return expected_; }
+    // The current input set's pixels and reference (tightly packed).
+    const std::vector<std::uint8_t>& input_pixels() const { return current_set().input.pixels; }
+    const std::vector<std::uint8_t>& expected() const { return current_set().expected; }
     const std::uint8_t* in() const { return in_.data(); }
     std::uint8_t* out() { return out_.data(); }
     Image output() const;  // downloads the output image
 
 private:
+    struct InputSet {
+        Image input;
+        std::vector<std::uint8_t> expected;
+    };
+    const InputSet& input_set(int set);
+    const InputSet& current_set() const { return sets_.at(current_); }
+
     std::string track_;
-    std::vector<std::uint8_t> input_, expected_;
+    Reference reference_;
+    std::map<int, InputSet> sets_;
+    int current_ = 0;
     DeviceImage in_, out_;
     std::optional<DeviceImage> texture_copy_;
     std::uint8_t last_poison_ = 0;

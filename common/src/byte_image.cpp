@@ -35,11 +35,15 @@ TextureAlignment texture_alignment() {
     return alignment;
 }
 
-const std::vector<std::uint8_t>& grey_pixels(const std::string& track, const Image& image) {
+const Image& grey_image(const std::string& track, const Image& image) {
     if (image.channels != 1) throw Error(track + ": the image must have 1 channel (grey)");
     if (image.width <= 0 || image.height <= 0) throw Error(track + ": the image is empty");
-    return image.pixels;
+    return image;
 }
+
+// The seed every image problem's other input sets start from: the sets must
+// differ from set 0 and from each other, not from run to run.
+constexpr std::uint64_t kInputSetSeed = 0x1a9e5e7;
 
 int checked_pitch(const std::string& track, int width, int pitch) {
     const int chosen = pitch == 0 ? default_pitch(width) : pitch;
@@ -62,6 +66,14 @@ Image speckled_image(int width, int height, std::uint64_t seed, int channels) {
         if (roll == 1) pixel = 255;
     }
     return image;
+}
+
+Image input_set_image(const Image& image, int set) {
+    if (set == 0) return image;
+    Image varied = image;
+    Rng rng(input_set_seed(kInputSetSeed, set));
+    for (auto& byte : varied.pixels) byte = static_cast<std::uint8_t>(byte ^ rng.integer(1, 15));
+    return varied;
 }
 
 int pitch_pad_option(const Options& options) {
@@ -119,17 +131,38 @@ Image DeviceImage::download_image() const {
 
 // --- ByteImages ----------------------------------------------------------------------------
 
-ByteImages::ByteImages(const char* track, const Image& image, std::vector<std::uint8_t> expected, int pitch)
-    : track_(track), input_(grey_pixels(track_, image)), expected_(std::move(expected)),
-      in_(image.width, image.height, checked_pitch(track_, image.width, pitch)),
+ByteImages::ByteImages(const char* track, const Image& image, Reference reference, int pitch)
+    : track_(track), reference_(std::move(reference)),
+      in_(grey_image(track_, image).width, image.height, checked_pitch(track_, image.width, pitch)),
       out_(image.width, image.height, checked_pitch(track_, image.width, pitch)) {
-    if (expected_.size() != input_.size())
-        throw Error(track_ + ": the expected image has " + std::to_string(expected_.size()) + " pixels, the input " +
-                    std::to_string(input_.size()));
+    sets_.emplace(0, InputSet{image, reference_(image)});
+    if (sets_.at(0).expected.size() != image.pixels.size())
+        throw Error(track_ + ": the expected image has " + std::to_string(sets_.at(0).expected.size()) +
+                    " pixels, the input " + std::to_string(image.pixels.size()));
     // The padding and spare bytes of the input hold a fixed pattern: a
     // kernel may read them (whole words near the right edge), never use them.
     in_.fill(0x5a, nullptr);
-    in_.upload(input_);
+    use_inputs(0, nullptr);
+}
+
+const ByteImages::InputSet& ByteImages::input_set(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        Image input = input_set_image(sets_.at(0).input, set);
+        std::vector<std::uint8_t> expected = reference_(input);
+        found = sets_.emplace(set, InputSet{std::move(input), std::move(expected)}).first;
+    }
+    return found->second;
+}
+
+void ByteImages::use_inputs(int set, cudaStream_t) {
+    const InputSet& inputs = input_set(set);
+    // The copies below run on the default stream, which does not wait for a
+    // non-blocking stream: no kernel may still be reading the input.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    in_.upload(inputs.input.pixels);  // ends with cudaDeviceSynchronize
+    if (texture_copy_) texture_copy_->upload(inputs.input.pixels);
+    current_ = set;
 }
 
 TextureObject ByteImages::texture(const cudaTextureDesc& desc) {
@@ -142,7 +175,7 @@ TextureObject ByteImages::texture(const cudaTextureDesc& desc) {
         if (!texture_copy_) {
             texture_copy_.emplace(width(), height(),
                                   static_cast<int>(round_up(static_cast<std::size_t>(width()), alignment.pitch)));
-            texture_copy_->upload(input_);
+            texture_copy_->upload(input_pixels());
         }
         source = &*texture_copy_;
     }
@@ -239,7 +272,8 @@ KernelRun ByteImages::copy_run() {
                 CUDA_CHECK(cudaMemcpy2DAsync(out(), p, in(), p, w, h, cudaMemcpyDeviceToDevice, stream));
         },
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
-        [this]() { return check(input_); },
+        [this]() { return check(input_pixels()); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 

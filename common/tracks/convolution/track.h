@@ -87,7 +87,9 @@ struct Measured {
 // Runs `steps` (the student's row marked) on the image the options ask for:
 // each is checked, timed, and timed again as its memory-only variant. With
 // `references`, then the device-to-device copy of the image and NPP's
-// nppiFilter_8u_C1R (where this build has NPP), the library rung.
+// nppiFilter_8u_C1R (where this build has NPP), the library rung. The copy
+// is measured either way: its bandwidth is the ladder's ceiling, and a step
+// faster than that (course::enforce_ceiling) fails.
 Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& run, bool references = true);
 
 // The track's ladder: measure_ladder with the references.

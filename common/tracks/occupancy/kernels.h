@@ -45,6 +45,14 @@ static_assert(kDivergenceThreads % kMaxCases == 0, "every case count must divide
 // The step's launchers: the long cases (the student's kernel) and the short
 // ones (one instruction per case, which the compiler may predicate). `cases`
 // is 1, 2, 4, 8, 16 or 32; anything else throws course::Error.
+//
+// Each point of a sweep (this one and those of steps 03 to 06) calls its
+// launcher many times on the same buffers (course/runner.h): a checked call
+// on one set of input values, straight after it a checked call on another,
+// the warm-up and timed launches, and a checked call on a third. Before each
+// checked call the harness writes that set into `in` and fills every byte
+// of `out` with a poison pattern; before the warm-up it poisons `out` once
+// more. It resets nothing else, and does nothing between the timed launches.
 using DivergenceLauncher = void (*)(const unsigned* in, unsigned* out, std::size_t n, int cases, int rounds,
                                     cudaStream_t stream);
 

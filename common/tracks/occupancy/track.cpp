@@ -2,12 +2,14 @@
 
 #include "course/check.h"
 #include "course/options.h"
+#include "course/parallel.h"
 #include "course/random.h"
 #include "tracks/occupancy/device.cuh"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 
 namespace occupancy {
 
@@ -74,42 +76,75 @@ void check_variant(int variant, int variants, const char* what) {
 
 // --- Step 01 ----------------------------------------------------------------
 
+// The references run on every core: each sweep point checks three input
+// sets, each of up to 2^22 elements times the rounds.
 std::vector<unsigned> divergence_reference(const std::vector<unsigned>& in, int cases, int rounds) {
     std::vector<unsigned> out(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i)
-        out[i] = mix_case_cpu(in[i], static_cast<int>(i % static_cast<std::size_t>(cases)), rounds);
+    course::parallel_for(in.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i)
+            out[i] = mix_case_cpu(in[i], static_cast<int>(i % static_cast<std::size_t>(cases)), rounds);
+    });
     return out;
 }
 
 std::vector<unsigned> short_cases_reference(const std::vector<unsigned>& in, int cases, int rounds) {
     std::vector<unsigned> out(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        unsigned v = in[i];
-        for (int r = 0; r < rounds; ++r) v = short_case_cpu(v, static_cast<int>(i % static_cast<std::size_t>(cases)));
-        out[i] = v;
-    }
+    course::parallel_for(in.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            unsigned v = in[i];
+            for (int r = 0; r < rounds; ++r)
+                v = short_case_cpu(v, static_cast<int>(i % static_cast<std::size_t>(cases)));
+            out[i] = v;
+        }
+    });
     return out;
 }
 
-DivergenceProblem::DivergenceProblem(std::size_t n, std::uint64_t seed) : n_(n), in_(n), out_(n) {
+DivergenceProblem::DivergenceProblem(std::size_t n, std::uint64_t seed) : n_(n), seed_(seed), in_(n), out_(n) {
     if (n == 0) throw course::Error("divergence: n must be at least 1");
-    input_ = random_words(n, seed);
-    in_.upload(input_);
+    use_inputs(0, nullptr);
+}
+
+const std::vector<unsigned>& DivergenceProblem::input(int set) {
+    auto found = inputs_.find(set);
+    if (found == inputs_.end())
+        found = inputs_.emplace(set, random_words(n_, course::input_set_seed(seed_, set))).first;
+    return found->second;
+}
+
+void DivergenceProblem::use_inputs(int set, cudaStream_t) {
+    const std::vector<unsigned>& values = input(set);
+    // The upload runs on the default stream, which does not wait for a
+    // non-blocking stream, and from pageable memory may return before it is
+    // done: wait for the GPU on both sides of it.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    in_.upload(values);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    current_ = set;
 }
 
 course::KernelRun DivergenceProblem::run(DivergenceLauncher launch, int cases, int rounds, bool short_cases) {
     check_cases(cases, rounds);
-    expected_ =
-        short_cases ? short_cases_reference(input_, cases, rounds) : divergence_reference(input_, cases, rounds);
+    // This run's references, one per input set, made when a set is first checked.
+    auto expected = std::make_shared<std::map<int, std::vector<unsigned>>>();
     return course::KernelRun{
         [this, launch, cases, rounds](cudaStream_t stream) {
             launch(in_.data(), out_.data(), n_, cases, rounds, stream);
         },
         [this](std::uint8_t pattern, cudaStream_t stream) { out_.fill_bytes(pattern, stream); },
-        [this]() {
+        [this, expected, cases, rounds, short_cases]() {
+            auto found = expected->find(current_);
+            if (found == expected->end()) {
+                const std::vector<unsigned>& in = input(current_);
+                found = expected
+                            ->emplace(current_, short_cases ? short_cases_reference(in, cases, rounds)
+                                                            : divergence_reference(in, cases, rounds))
+                            .first;
+            }
             const std::vector<unsigned> got = out_.download();
-            return course::compare_exact(got.data(), expected_.data(), n_);
+            return course::compare_exact(got.data(), found->second.data(), n_);
         },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
@@ -181,12 +216,30 @@ Occupancy predict(Calculator calculator, const SmLimits& limits, const std::func
 // --- Steps 03 to 06 -----------------------------------------------------------
 
 StreamProblem::StreamProblem(std::size_t n, std::uint64_t seed, std::size_t offset)
-    : n_(n), offset_(offset), in_(n + offset), out_(n + offset) {
+    : n_(n), offset_(offset), seed_(seed), in_(n + offset), out_(n + offset) {
     if (n == 0) throw course::Error("stream: n must be at least 1");
-    std::vector<unsigned> input = random_words(n + offset, seed);
-    in_.upload(input);
-    expected_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) expected_[i] = stream_transform(input[i + offset]);
+    use_inputs(0, nullptr);
+}
+
+const StreamProblem::InputSet& StreamProblem::input_set(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        InputSet inputs;
+        inputs.input = random_words(n_ + offset_, course::input_set_seed(seed_, set));
+        inputs.expected.resize(n_);
+        for (std::size_t i = 0; i < n_; ++i) inputs.expected[i] = stream_transform(inputs.input[i + offset_]);
+        found = sets_.emplace(set, std::move(inputs)).first;
+    }
+    return found->second;
+}
+
+void StreamProblem::use_inputs(int set, cudaStream_t) {
+    const InputSet& inputs = input_set(set);
+    // As DivergenceProblem::use_inputs: wait for the GPU on both sides.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    in_.upload(inputs.input);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    current_ = set;
 }
 
 course::KernelRun StreamProblem::run(StreamLauncher launch, const StreamShape& shape) {
@@ -194,12 +247,13 @@ course::KernelRun StreamProblem::run(StreamLauncher launch, const StreamShape& s
         [this, launch, shape](cudaStream_t stream) { launch(in(), out(), n_, shape, stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { out_.fill_bytes(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
 course::CheckResult StreamProblem::check() const {
     const std::vector<unsigned> got = out_.download();
-    return course::compare_exact(got.data() + offset_, expected_.data(), n_);
+    return course::compare_exact(got.data() + offset_, sets_.at(current_).expected.data(), n_);
 }
 
 std::size_t shared_bytes_for_blocks(const SmLimits& sm, int blocks) {

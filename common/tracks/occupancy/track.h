@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,13 @@ inline constexpr std::size_t kDefaultStreamSize = std::size_t{1} << 26;
 // --- Step 01 ----------------------------------------------------------------
 
 // n random unsigned ints in, n out. The expected output depends on the case
-// count, the rounds and which kernel (long or short cases): computed when a
-// run is made.
+// count, the rounds and which kernel (long or short cases): each run computes
+// it for an input set the first time it checks that set.
+//
+// Input sets (course/runner.h): use_inputs(set) writes set `set` (from
+// course::input_set_seed(seed, set); set 0 is the constructor's seed) into
+// the same input buffer. Each set's values are made the first time it is
+// used and kept.
 class DivergenceProblem {
 public:
     DivergenceProblem(std::size_t n, std::uint64_t seed);
@@ -35,10 +41,17 @@ public:
     double bytes_moved() const { return 8.0 * static_cast<double>(n_); }
     // How the harness drives `launch` with `cases` and `rounds`.
     course::KernelRun run(DivergenceLauncher launch, int cases, int rounds, bool short_cases);
+    // Writes input set `set` into the input buffer. Waits for the GPU
+    // before and after the upload.
+    void use_inputs(int set, cudaStream_t stream);
 
 private:
+    const std::vector<unsigned>& input(int set);
+
     std::size_t n_;
-    std::vector<unsigned> input_, expected_;
+    std::uint64_t seed_;
+    std::map<int, std::vector<unsigned>> inputs_;
+    int current_ = 0;
     course::DeviceBuffer<unsigned> in_, out_;
 };
 
@@ -75,6 +88,9 @@ std::vector<Probe> probes();
 
 // --- Steps 03 to 06 -----------------------------------------------------------
 
+// Input sets as DivergenceProblem's: use_inputs(set) writes set `set` into
+// the same input buffer and makes check() compare with its reference; each
+// set's values and reference are made the first time it is used and kept.
 class StreamProblem {
 public:
     // `offset` starts in and out that many elements past their allocations'
@@ -86,11 +102,23 @@ public:
     unsigned* out() { return out_.data() + offset_; }
     course::KernelRun run(StreamLauncher launch, const StreamShape& shape);
     course::CheckResult check() const;
+    // Writes input set `set` into the input buffer (the offset's elements
+    // too) and makes check() compare with its reference. Waits for the GPU
+    // before and after the upload.
+    void use_inputs(int set, cudaStream_t stream);
 
 private:
+    struct InputSet {
+        std::vector<unsigned> input;     // n + offset elements, as uploaded
+        std::vector<unsigned> expected;  // n elements
+    };
+    const InputSet& input_set(int set);
+
     std::size_t n_, offset_;
+    std::uint64_t seed_;
     course::DeviceBuffer<unsigned> in_, out_;
-    std::vector<unsigned> expected_;
+    std::map<int, InputSet> sets_;
+    int current_ = 0;
 };
 
 // The shape with the dynamic shared memory that leaves room for exactly

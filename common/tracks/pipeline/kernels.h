@@ -86,6 +86,14 @@ struct Params {
 // `params`, and checks each launch (CUDA_CHECK_LAUNCH). It must write every
 // pixel of the edge image and nothing outside it (not the padding at the end
 // of a row); it may use the scratch images as it likes.
+//
+// The harness calls it many times on the same buffers (course/runner.h): a
+// checked call on one RGB image, straight after it a checked call on
+// another, the warm-up and timed launches, and a checked call on a third.
+// Before each checked call it writes that image's pixels into `rgb` and
+// fills every byte of out's buffer, row padding included, with a poison
+// pattern; before the warm-up it poisons out once more. It resets nothing
+// else: the scratch images hold what the previous call left in them.
 using Launcher = void (*)(const Params& params, cudaStream_t stream);
 
 // The launchers, one per step: step<NN>_<folder name>, e.g.

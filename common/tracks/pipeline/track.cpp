@@ -111,7 +111,7 @@ int checked_pitch(int chosen, int row_bytes, const char* what) {
 }  // namespace
 
 Problem::Problem(const course::Image& image, int rgb_pitch, int pitch)
-    : expected_(reference(image)),
+    : sets_{{0, InputSet{image, reference(image)}}},
       rgb_(3 * image.width, image.height,
            checked_pitch(rgb_pitch == 0 ? round_up(3 * image.width, 128) : rgb_pitch, 3 * image.width, "RGB")),
       out_(image.width, image.height,
@@ -121,7 +121,26 @@ Problem::Problem(const course::Image& image, int rgb_pitch, int pitch)
     // The padding and spare bytes of the input hold a fixed pattern: a
     // kernel may read them (whole words near the right edge), never use them.
     rgb_.fill(0x5a, nullptr);
-    rgb_.upload(image.pixels);
+    use_inputs(0, nullptr);
+}
+
+const Problem::InputSet& Problem::input_set(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        course::Image rgb = course::input_set_image(sets_.at(0).rgb, set);
+        std::vector<std::uint8_t> expected = reference(rgb);
+        found = sets_.emplace(set, InputSet{std::move(rgb), std::move(expected)}).first;
+    }
+    return found->second;
+}
+
+void Problem::use_inputs(int set, cudaStream_t) {
+    const InputSet& inputs = input_set(set);
+    // The upload runs on the default stream, which does not wait for a
+    // non-blocking stream: no kernel may still be reading the image.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    rgb_.upload(inputs.rgb.pixels);  // ends with cudaDeviceSynchronize
+    current_ = set;
 }
 
 Params Problem::params() {
@@ -142,6 +161,7 @@ course::KernelRun Problem::run(Launcher launch, const Params& params) {
         [launch, params](cudaStream_t stream) { launch(params, stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
@@ -150,7 +170,7 @@ void Problem::poison(std::uint8_t pattern, cudaStream_t stream) {
     last_poison_ = pattern;
 }
 
-course::CheckResult Problem::check() const { return course::check_device_image(out_, expected_, last_poison_); }
+course::CheckResult Problem::check() const { return course::check_device_image(out_, expected(), last_poison_); }
 
 course::KernelRun Problem::copy_run() {
     return course::KernelRun{
@@ -308,9 +328,12 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
         rung.extra_values = {""};
         ladder.rungs.push_back(rung);
     }
-    if (steps.empty() || !references) return ladder;
+    if (steps.empty()) return ladder;
 
-    // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
+    // The copy: the bandwidth ceiling no step may beat (the same bytes: 2
+    // read and 2 written per pixel, where a step reads 3 and writes 1), and
+    // with the references a row and the "% of copy" column.
+    const std::size_t copy_row = ladder.rungs.size();
     {
         course::Rung rung;
         rung.label = "copy";
@@ -319,6 +342,14 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
         rung = course::measure(harness, rung, problem.copy_run());
         rung.extra_values = {""};
         ladder.rungs.push_back(rung);
+    }
+    course::ceiling_from_row(ladder, copy_row, "a device-to-device copy of the same bytes");
+    if (!references) {
+        // A race keeps only the steps' rows: the copy is measured for the
+        // ceiling alone.
+        ladder.rungs.pop_back();
+        course::enforce_ceiling(ladder);
+        return ladder;
     }
     const course::Rung copy = ladder.rungs.back();
 
@@ -340,6 +371,7 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
                            "nppc libraries); install them and run meson setup --reconfigure to compare with NPP");
 #endif
 
+    course::enforce_ceiling(ladder);
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
             rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,11 @@ std::vector<std::uint8_t> reference(const course::Image& rgb);
 
 // --- The problem: images on the GPU, the reference on the CPU ----------------
 
+// Input sets (course/runner.h): use_inputs(set) writes set `set` into the
+// same RGB buffer and makes check() compare with its reference. Set 0 is the
+// image given to the constructor, the others course::input_set_image of it;
+// each set's pixels and reference are computed the first time it is used
+// and kept.
 class Problem {
 public:
     // Uploads `rgb` (3 channels) and computes the CPU reference. The RGB rows
@@ -57,6 +63,12 @@ public:
     // How the harness drives `launch` with `params`.
     course::KernelRun run(Launcher launch, const Params& params);
 
+    // Writes input set `set` into the RGB image (the pixels; the row padding
+    // keeps its fixed pattern) and makes check() and expected() that set's.
+    // The scratch images are left as they are. Waits for the GPU before and
+    // after the upload.
+    void use_inputs(int set, cudaStream_t stream);
+
     // Fills the whole edge buffer with `pattern` and remembers it.
     void poison(std::uint8_t pattern, cudaStream_t stream);
     // Every edge pixel exactly against the reference, and nothing outside
@@ -67,14 +79,21 @@ public:
     // write 2: the 4 bytes per pixel a step must move), checked.
     course::KernelRun copy_run();
 
-    const std::vector<std::uint8_t>& expected() const { return expected_; }
+    const std::vector<std::uint8_t>& expected() const { return sets_.at(current_).expected; }
     const std::uint8_t* rgb() const { return rgb_.data(); }
     std::uint8_t* out() { return out_.data(); }
     std::uint8_t* scratch_grey() { return grey_.data(); }
     course::Image output() const;  // downloads the edge image
 
 private:
-    std::vector<std::uint8_t> expected_;
+    struct InputSet {
+        course::Image rgb;
+        std::vector<std::uint8_t> expected;
+    };
+    const InputSet& input_set(int set);
+
+    std::map<int, InputSet> sets_;
+    int current_ = 0;
     course::DeviceImage rgb_, out_, grey_, blurred_;
     course::DeviceBuffer<std::uint8_t> copy_;
     std::uint8_t last_poison_ = 0;
@@ -95,7 +114,9 @@ Settings settings_from(const course::Options& options);
 
 // Runs `steps` (the student's row marked) on the image the options ask for,
 // each checked and timed. With `references`, then the copy and NPP's four
-// calls (where this build has NPP), the library rung.
+// calls (where this build has NPP), the library rung. The copy is measured
+// either way: its bandwidth is the ladder's ceiling, and a step faster than
+// that (course::enforce_ceiling) fails.
 course::Ladder measure_ladder(const std::vector<Step>& steps, const course::TrackRun& run, bool references = true);
 
 // The track's ladder: measure_ladder with the references.

@@ -48,6 +48,13 @@ struct Params {
 // `params`, and checks each launch (CUDA_CHECK_LAUNCH). It must write every
 // pixel of out and nothing outside it, for any width, height and taps the
 // track allows.
+//
+// The harness calls it many times on the same buffers (course/runner.h): a
+// checked call on one input image, straight after it a checked call on
+// another, the warm-up and timed launches, and a checked call on a third.
+// Before each checked call it writes that image into `in` and fills every
+// byte of out with a poison pattern; before the warm-up it poisons out once
+// more. It resets nothing else: tmp holds what the previous call left in it.
 using Launcher = void (*)(const Params& params, cudaStream_t stream);
 
 // --- The whole job, host to host (step 08) ---------------------------------------
@@ -94,6 +101,15 @@ inline RowRange chunk_rows(const TransferJob& job, int c) {
 
 // Step 08's launcher: enqueues the whole job and returns; the track waits for
 // every stream and then reads host_out.
+//
+// The track runs each job many times on the same buffers, as the kernel
+// ladder runs a kernel: a checked run on one input image, straight after it
+// a checked run on another, the warm-up and timed runs, and a checked run on
+// a third. Before each checked run it writes that image into host_in and
+// fills every byte of host_out and of device.out with a poison pattern.
+// Between runs it never writes device_in or tmp: the job's uploads are the
+// only way an image reaches the GPU, so a band left out is read from the run
+// before.
 using TransferLauncher = void (*)(const TransferJob& job);
 
 // The launchers, one per step: step<NN>_<folder name>, e.g. step03_shared_tiles

@@ -5,6 +5,7 @@
 #include "course/launch_helpers.h"
 #include "course/options.h"
 #include "course/parallel.h"
+#include "course/random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,16 +98,56 @@ dim3 grid_for(const Params& params, int tile_width, int tile_height) {
 
 // --- The problem ------------------------------------------------------------------------------
 
+std::vector<float> input_set_pixels(const std::vector<float>& image, int set) {
+    if (set == 0) return image;
+    // The sets must differ from set 0 and from each other, not from run to run.
+    course::Rng rng(course::input_set_seed(0x5e9a7ab1e, set));
+    std::vector<float> varied(image.size());
+    for (std::size_t i = 0; i < image.size(); ++i)
+        varied[i] = 0.875f * image[i] + static_cast<float>(0.125 * rng.uniform());
+    return varied;
+}
+
 Problem::Problem(std::vector<float> image, int width, int height, std::vector<float> weights)
     : width_(width), height_(height), weights_(std::move(weights)), in_(image.size()), out_(image.size()),
       tmp_(image.size()), device_weights_(weights_.size()) {
     if (width < 1 || height < 1) throw course::Error("separable: the image must be at least 1x1");
     require_taps(static_cast<int>(weights_.size()), "separable: the filter");
-    expected_ = reference(image, width, height, weights_);
-    tolerance_ = tolerance(weights_, image);
-    in_.upload(image);
-    input_ = std::move(image);
+    InputSet own;
+    own.expected = reference(image, width, height, weights_);
+    own.tolerance = tolerance(weights_, image);
+    own.input = std::move(image);
+    sets_.emplace(0, std::move(own));
+    use_inputs(0, nullptr);
     device_weights_.upload(weights_);
+}
+
+const Problem::InputSet& Problem::input_set(int set) {
+    auto found = sets_.find(set);
+    if (found == sets_.end()) {
+        InputSet inputs;
+        inputs.input = input_set_pixels(sets_.at(0).input, set);
+        inputs.expected = reference(inputs.input, width_, height_, weights_);
+        inputs.tolerance = tolerance(weights_, inputs.input);
+        found = sets_.emplace(set, std::move(inputs)).first;
+    }
+    return found->second;
+}
+
+void Problem::use_inputs(int set, cudaStream_t) {
+    const InputSet& inputs = input_set(set);
+    // The upload runs on the default stream, which does not wait for a
+    // non-blocking stream, and from pageable memory may return before it is
+    // done: wait for the GPU on both sides of it.
+    CUDA_CHECK(cudaDeviceSynchronize());
+    in_.upload(inputs.input);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    current_ = set;
+}
+
+void Problem::select_inputs(int set) {
+    input_set(set);
+    current_ = set;
 }
 
 Params Problem::params() {
@@ -126,13 +167,15 @@ course::KernelRun Problem::run(Launcher launch) {
         [this, launch](cudaStream_t stream) { launch(params(), stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
 course::CheckResult Problem::check() const { return check_output(out_.download().data()); }
 
 course::CheckResult Problem::check_output(const float* got) const {
-    course::CheckResult result = course::compare_close(got, expected_.data(), pixels(), tolerance_);
+    const InputSet& inputs = current_set();
+    course::CheckResult result = course::compare_close(got, inputs.expected.data(), pixels(), inputs.tolerance);
     if (!result.ok) {
         const std::size_t x = result.first_bad % width_, y = result.first_bad / width_;
         result.first_detail = "pixel (" + std::to_string(x) + ", " + std::to_string(y) + "): " + result.first_detail;
@@ -196,6 +239,7 @@ course::KernelRun copy_run(Problem& problem) {
             const std::vector<float> got = problem.download_output();
             return course::compare_close(got.data(), problem.input().data(), got.size(), course::Tolerance{});
         },
+        [&problem](int set, cudaStream_t stream) { problem.use_inputs(set, stream); },
     };
 }
 
@@ -219,6 +263,7 @@ public:
             [this](cudaStream_t) { launch(); },
             [this](std::uint8_t pattern, cudaStream_t stream) { problem_.poison(pattern, stream); },
             [this]() { return problem_.check(); },
+            [this](int set, cudaStream_t stream) { problem_.use_inputs(set, stream); },
         };
     }
 
@@ -287,6 +332,9 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     }
     if (steps.empty()) return {ladder};
 
+    // The copy: the bandwidth ceiling no step may beat, a row and the "% of
+    // copy" column.
+    const std::size_t copy_row = ladder.rungs.size();
     {
         course::Rung rung;
         rung.label = "copy";
@@ -296,6 +344,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
         rung.extra_values = {""};
         ladder.rungs.push_back(rung);
     }
+    course::ceiling_from_row(ladder, copy_row, "a device-to-device copy of the same bytes");
     const course::Rung copy = ladder.rungs.back();
 
 #ifdef COURSE_HAVE_NPP
@@ -312,6 +361,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
                            "install them and run meson setup --reconfigure to compare with NPP's row and column "
                            "filters");
 #endif
+    course::enforce_ceiling(ladder);
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
             rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,19 @@ course::Tolerance tolerance(const std::vector<float>& weights, const std::vector
 std::vector<float> to_floats(const course::Image& image);
 course::Image to_image(const std::vector<float>& pixels, int width, int height);
 
+// Input set `set` (course/runner.h, KernelRun::use_inputs) of a problem
+// whose own image, set 0, is `image`: set 0 is `image`; any other set is
+// 7/8 of each pixel plus a seeded amount from 0 to 1/8, so that every pixel
+// changes and the picture stays what it was (pixels in [0, 1] stay there).
+std::vector<float> input_set_pixels(const std::vector<float>& image, int set);
+
 // The image, the filter and the buffers on the GPU, and the reference.
+//
+// Input sets (course/runner.h): use_inputs(set) writes set `set` into the
+// same input buffer and makes check() compare with its reference; set 0 is
+// the image given to the constructor, the others input_set_pixels of it,
+// each computed (with its reference and tolerance) the first time it is
+// used and kept. The filter is the same in every set.
 class Problem {
 public:
     Problem(std::vector<float> image, int width, int height, std::vector<float> weights);
@@ -87,6 +100,13 @@ public:
     Params params();
     // How the harness drives `launch` on this problem.
     course::KernelRun run(Launcher launch);
+    // Writes input set `set` into the input image on the GPU and makes
+    // check() compare with its reference. Waits for the GPU before and after.
+    void use_inputs(int set, cudaStream_t stream);
+    // Makes check(), check_output() and input() those of set `set` without
+    // touching the GPU: the transfers lesson writes the set into host memory
+    // and the job itself uploads it.
+    void select_inputs(int set);
     // Fills every byte of the output with `pattern`.
     void poison(std::uint8_t pattern, cudaStream_t stream) { out_.fill_bytes(pattern, stream); }
     // Compares the output with the reference, every pixel.
@@ -100,14 +120,22 @@ public:
     float* tmp() { return tmp_.data(); }
     const float* device_weights() const { return device_weights_.data(); }
     const std::vector<float>& weights() const { return weights_; }
-    const std::vector<float>& input() const { return input_; }
+    const std::vector<float>& input() const { return current_set().input; }  // the current set's
     std::vector<float> download_output() const { return out_.download(); }
     course::Image output() const;  // the output, as an 8-bit image
 
 private:
+    struct InputSet {
+        std::vector<float> input, expected;
+        course::Tolerance tolerance;
+    };
+    const InputSet& input_set(int set);
+    const InputSet& current_set() const { return sets_.at(current_); }
+
     int width_, height_;
-    std::vector<float> weights_, input_, expected_;
-    course::Tolerance tolerance_;
+    std::vector<float> weights_;
+    std::map<int, InputSet> sets_;
+    int current_ = 0;
     course::DeviceBuffer<float> in_, out_, tmp_, device_weights_;
 };
 

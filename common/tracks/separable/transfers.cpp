@@ -10,9 +10,14 @@
 // write it directly.
 //
 // Each row is checked as the kernel ladder checks a kernel (course/runner.h):
-// the host output poisoned with 0xFF bytes, one run, every pixel compared with
-// the CPU reference; poisoned again with 0xA5, the warm-up and timed runs, and
-// compared again.
+// input set 1 written into the host input images, the host and device
+// outputs poisoned with 0xFF bytes, one run, every pixel compared with set
+// 1's CPU reference; set 2 written into the same host images, the outputs
+// poisoned with 0xA5, nothing else reset, one run, compared with set 2's;
+// the warm-up and timed runs, compared again; set 0 (the problem's own image)
+// written, one more run, compared with its reference. The device input is
+// never written between runs: the job uploads it, so a chunk left out reads
+// the image of the run before.
 #include "course/check.h"
 #include "course/device.h"
 #include "course/image_options.h"
@@ -99,8 +104,19 @@ public:
     }
 
     // The step's launcher on the pinned images, then every stream waited for.
+    // The chunks' times of its last timed run are kept for timeline().
     course::Rung overlapped(course::Rung rung, TransferLauncher launch) {
-        return measure(std::move(rung), pinned_out_.data(), [&](bool) { run(launch); });
+        timed_times_.clear();
+        timed_times_error_.clear();
+        const auto keep_times = [&]() {
+            try {
+                timed_times_ = chunk_times(chunk_events_.data(), chunks_);
+            } catch (const course::Error& error) {
+                timed_times_error_ = error.what();
+            }
+        };
+        return measure(
+            std::move(rung), pinned_out_.data(), [&](bool) { run(launch); }, nullptr, true, keep_times);
     }
 
     // One run of the step, its output poisoned first, and its check.
@@ -114,10 +130,13 @@ public:
 
     // No filter: the pinned image up (into tmp) and the input image down,
     // at once on two streams. The least time any version of the job can take.
+    // One input set, the problem's own, on the GPU and in host memory.
     course::Rung link(course::Rung rung) {
         const cudaStream_t up = stream_handles_[0];
         course::Stream extra;
         const cudaStream_t down = streams() > 1 ? stream_handles_[1] : extra.get();
+        use_inputs(course::kFreshInputs);
+        problem_.use_inputs(course::kFreshInputs, harness_.stream.get());
         return measure(
             std::move(rung), pinned_out_.data(),
             [&](bool) {
@@ -129,7 +148,8 @@ public:
             [&]() {
                 return course::compare_close(pinned_out_.data(), problem_.input().data(), problem_.pixels(),
                                              course::Tolerance{});
-            });
+            },
+            false);
     }
 
     // The timeline of the last run of a step, as lines under the table.
@@ -152,6 +172,16 @@ private:
         for (const cudaStream_t stream : stream_handles_) CUDA_CHECK(cudaStreamSynchronize(stream));
     }
 
+    // Input set `set` written into the host input images (pinned and
+    // pageable: the same buffers, new values) and the problem's reference
+    // switched to it. The device input is left as it is: the job uploads it.
+    void use_inputs(int set) {
+        problem_.select_inputs(set);
+        const std::vector<float>& input = problem_.input();
+        std::copy(input.begin(), input.end(), pinned_in_.begin());
+        std::copy(input.begin(), input.end(), pageable_in_.begin());
+    }
+
     // Every byte of the host output and of the device output set to `pattern`.
     void poison(float* host_out, std::uint8_t pattern) {
         std::memset(host_out, pattern, bytes_);
@@ -159,14 +189,27 @@ private:
         harness_.stream.synchronize();
     }
 
+    // The runs of the head of this file: with `input_sets`, sets 1, 2 and
+    // then 0 written into the host inputs; without, the problem's current
+    // set throughout. `after_timed` runs straight after the timed runs.
     course::Rung measure(course::Rung rung, float* host_out, const Job& job,
-                         const std::function<course::CheckResult()>& check = nullptr) {
+                         const std::function<course::CheckResult()>& check = nullptr, bool input_sets = true,
+                         const std::function<void()>& after_timed = nullptr) {
         const auto compare = [&]() { return check ? check() : problem_.check_output(host_out); };
-        try {
-            poison(host_out, course::kFirstPoison);
+        const auto call = [&](int set, std::uint8_t pattern, const std::string& when) {
+            if (input_sets) use_inputs(set);
+            poison(host_out, pattern);
             job(false);
-            rung.check = compare();
-            poison(host_out, course::kSecondPoison);
+            course::CheckResult result = compare();
+            if (!result.ok && !when.empty()) result.first_detail += " (" + when + ")";
+            return result;
+        };
+        try {
+            rung.check = call(course::kFirstCallInputs, course::kFirstPoison, "");
+            const course::CheckResult second =
+                call(course::kSecondCallInputs, course::kSecondPoison,
+                     "second call with new inputs in the same buffers, nothing reset in between");
+            poison(host_out, course::kFirstPoison);
             for (int i = 0; i < harness_.timing.warmup; ++i) job(false);
             std::vector<double> samples;
             for (int i = 0; i < harness_.timing.runs; ++i) {
@@ -175,7 +218,17 @@ private:
                 samples.push_back(ms_between(t0, Clock::now()));
             }
             rung.time = course::summarize(samples);
-            if (rung.check.ok) rung.check = compare();
+            if (after_timed) after_timed();
+            course::CheckResult timed = compare();
+            if (!timed.ok) timed.first_detail += " (after the timed runs only)";
+            const course::CheckResult fresh = call(course::kFreshInputs, course::kSecondPoison,
+                                                   "fresh inputs in the same buffers after the timed runs");
+            // The first failure in the order the runs ran is the one reported.
+            const course::CheckResult* const later_checks[] = {&second, &timed, &fresh};
+            for (const course::CheckResult* later : later_checks) {
+                if (!rung.check.ok) break;
+                if (!later->ok) rung.check = *later;
+            }
         } catch (const course::Error& error) {
             rung.check = course::failed_check(error.what());
             CUDA_CHECK(cudaDeviceSynchronize());
@@ -193,6 +246,10 @@ private:
     std::vector<std::unique_ptr<course::Stream>> streams_;
     std::vector<cudaStream_t> stream_handles_;
     std::vector<ChunkEvents> chunk_events_;
+    // The chunks' times of the last overlapped row's last timed run, or why
+    // they could not be read.
+    std::vector<ChunkTimes> timed_times_;
+    std::string timed_times_error_;
 };
 
 // One character per chunk on the timeline: 0-9, then a-z, then A-Z, then #.
@@ -202,7 +259,9 @@ char chunk_mark(int c) {
 }
 
 std::vector<std::string> TransferBench::timeline(const std::string& label) const {
-    const std::vector<ChunkTimes> times = chunk_times(chunk_events_.data(), chunks_);
+    if (!timed_times_error_.empty()) throw course::Error(timed_times_error_);
+    const std::vector<ChunkTimes>& times = timed_times_;
+    if (times.size() != static_cast<std::size_t>(chunks_)) throw course::Error("no timed run to draw a timeline of");
     double end = 0;
     for (const ChunkTimes& t : times) end = std::max(end, t.downloaded);
     constexpr int kColumns = 72;
@@ -328,16 +387,17 @@ course::Ladder transfer_ladder(const std::vector<TransferStep>& steps, Launcher 
     ladder.rungs[0].extra_values = stage_columns(pageable_phases);
     ladder.rungs[1].extra_values = stage_columns(pinned_phases);
 
-    std::vector<std::string> timelines;
+    std::vector<std::vector<std::string>> timelines;  // one per step row
     for (const TransferStep& step : steps) {
         const std::string title = std::string(step.title) + " (" + std::to_string(bench.chunks()) + " chunks, " +
                                   std::to_string(bench.streams()) + " streams)";
         course::Rung rung =
             bench.overlapped(course::step_rung(step.number, title, run.student_step, link_bytes), step.launch);
         rung.extra_values = {"", "", ""};
+        timelines.emplace_back();
         if (rung.check.ok) {
             try {
-                for (const std::string& line : bench.timeline(rung.label)) timelines.push_back(line);
+                timelines.back() = bench.timeline(rung.label);
             } catch (const course::Error& error) {
                 rung.check = course::failed_check(error.what());
             }
@@ -345,10 +405,14 @@ course::Ladder transfer_ladder(const std::vector<TransferStep>& steps, Launcher 
         ladder.rungs.push_back(rung);
     }
 
+    // The link alone moves the same bytes over the link as every row: the
+    // ceiling no row may beat.
     course::Rung link = bench.link(course::reference_rung(
         "the link alone: the image up and down at once (pinned, 2 streams), no filter", link_bytes));
     link.extra_values = {"", "", ""};
     ladder.rungs.push_back(link);
+    course::ceiling_from_row(ladder, ladder.rungs.size() - 1, "the link alone, the same bytes up and down at once");
+    course::enforce_ceiling(ladder);
 
     if (peak_up > 0)
         ladder.notes.push_back("the link's peak, measured: " + course::format_fixed(peak_up, 1) + " GB/s up, " +
@@ -358,7 +422,10 @@ course::Ladder transfer_ladder(const std::vector<TransferStep>& steps, Launcher 
     ladder.notes.push_back("GB/s: the " + course::format_bytes(link_bytes) +
                            " the job moves over the link (the image up, its output down) over the job's time; "
                            "% of link: the link row's time over the row's");
-    for (const std::string& line : timelines) ladder.notes.push_back(line);
+    // Step rows start after the pageable and pinned rows.
+    for (std::size_t i = 0; i < timelines.size(); ++i)
+        if (ladder.rungs[2 + i].check.ok)
+            for (const std::string& line : timelines[i]) ladder.notes.push_back(line);
     return ladder;
 }
 

@@ -66,6 +66,15 @@ struct Params {
 // `params`, and checks the launch (CUDA_CHECK_LAUNCH). It must write every
 // pixel of the image and nothing outside it (not the padding at the end of
 // a row).
+//
+// The harness calls it many times on the same buffers (course/runner.h): a
+// checked call on one input image, straight after it a checked call on
+// another, the warm-up and timed launches, and a checked call on a third.
+// Before each checked call it writes that image's pixels into `in` (and into
+// the copy the texture reads, where there is one) and fills every byte of
+// out's buffer, row padding included, with a poison pattern; before the
+// warm-up it poisons out once more. It resets nothing else, and does nothing
+// between the timed launches.
 using Launcher = void (*)(const Params& params, cudaStream_t stream);
 // The texture steps also say how their texture reads (cudaTextureDesc): the
 // track binds the input to a texture object made with it.

@@ -56,7 +56,9 @@ std::vector<std::uint8_t> reference(const course::Image& image) {
 
 // --- The problem -----------------------------------------------------------------------
 
-Problem::Problem(const course::Image& image, int pitch) : ByteImages("sobel", image, reference(image), pitch) {}
+Problem::Problem(const course::Image& image, int pitch)
+    : ByteImages(
+          "sobel", image, [](const course::Image& input) { return reference(input); }, pitch) {}
 
 Params Problem::params() const {
     Params params;
@@ -73,6 +75,7 @@ course::KernelRun Problem::run(Launcher launch, const Params& params) {
         [launch, params](cudaStream_t stream) { launch(params, stream); },
         [this](std::uint8_t pattern, cudaStream_t stream) { poison(pattern, stream); },
         [this]() { return check(); },
+        [this](int set, cudaStream_t stream) { use_inputs(set, stream); },
     };
 }
 
@@ -125,6 +128,7 @@ public:
             [this](cudaStream_t stream) { launch(stream); },
             [this](std::uint8_t pattern, cudaStream_t stream) { problem_.poison(pattern, stream); },
             [this]() { return problem_.check(); },
+            [this](int set, cudaStream_t stream) { problem_.use_inputs(set, stream); },
         };
     }
 
@@ -209,13 +213,20 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
         ladder.notes.push_back("steps 03-04 read a copy of the input with a texture-aligned pitch: the texture unit "
                                "cannot bind rows " +
                                std::to_string(problem.pitch()) + " bytes apart");
-    if (steps.empty() || !references) return ladder;
+    if (steps.empty()) return ladder;
 
-    // The copy: the bandwidth ceiling, as a row and as the "% of copy" column.
-    {
-        course::Rung rung = problem.copy_rung(harness);
-        rung.extra_values = {""};
-        ladder.rungs.push_back(rung);
+    // The copy: the bandwidth ceiling no step may beat, and with the
+    // references a row and the "% of copy" column.
+    const std::size_t copy_row = ladder.rungs.size();
+    ladder.rungs.push_back(problem.copy_rung(harness));
+    ladder.rungs.back().extra_values = {""};
+    course::ceiling_from_row(ladder, copy_row, "a device-to-device copy of the same bytes");
+    if (!references) {
+        // A race keeps only the steps' rows: the copy is measured for the
+        // ceiling alone.
+        ladder.rungs.pop_back();
+        course::enforce_ceiling(ladder);
+        return ladder;
     }
     const course::Rung copy = ladder.rungs.back();
 
@@ -235,6 +246,7 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
                            "libraries); install them and run meson setup --reconfigure to compare with NPP's Sobel");
 #endif
 
+    course::enforce_ceiling(ladder);
     for (course::Rung& rung : ladder.rungs)
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
             rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);

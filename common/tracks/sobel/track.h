@@ -62,6 +62,8 @@ Settings settings_from(const course::Options& options);
 // Runs `steps` (the student's row marked) on the image the options ask for,
 // each checked and timed. With `references`, then the device-to-device copy
 // of the image and NPP's Sobel (where this build has NPP), the library rung.
+// The copy is measured either way: its bandwidth is the ladder's ceiling,
+// and a step faster than that (course::enforce_ceiling) fails.
 course::Ladder measure_ladder(const std::vector<Step>& steps, const course::TrackRun& run, bool references = true);
 
 // The track's ladder: measure_ladder with the references.
