@@ -4,7 +4,7 @@
 //   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
 //   at r * C + c (row-major, no padding between rows).
 //
-// Eight steps take one thread per output to within reach of cuBLAS: every
+// Nine steps take one thread per output to within reach of cuBLAS: every
 // step's kernel.cu (the student's or the solution) defines a launcher with the
 // Launcher signature below, and a function that reports the kernel's
 // registers and shared memory (cudaFuncGetAttributes), shown beside its row
@@ -23,7 +23,9 @@ namespace matmul {
 // row-major); it enqueues the kernel on `stream` and checks the launch.
 using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream);
 // Every step's resource report: cudaFuncGetAttributes of its kernel (of the
-// fast path's kernel, where a step has two).
+// fast path's kernel, where a step has several). From step 09 on the tiles
+// are dynamic shared memory, which cudaFuncGetAttributes does not count: those
+// steps add what their launches ask for to sharedSizeBytes.
 using Attributes = cudaFuncAttributes (*)();
 
 // The launchers, one per step: step<NN>_<folder name>, e.g. step03_shared_tiles

@@ -18,7 +18,7 @@ course::Track track() {
     course::Track track;
     track.uses_images = COURSE_TRACK_USES_IMAGES;  // the track table, lessons/meson.build
     track.name = "matmul";
-    track.title = "Matrix multiply: C = A * B in FP32, from one thread per output to warp tiling, against cuBLAS.";
+    track.title = "Matrix multiply: C = A * B in FP32, from one thread per output to async copies, against cuBLAS.";
     track.size_help = "matrix sizes: N for N x N times N x N, or MxNxK for an M x K times K x N product (default 4096)";
     track.validate = [](const course::Options& options) { shape_from(options); };
     track.run = [](const course::TrackRun& run) { return run_ladder(steps, run); };
