@@ -26,8 +26,12 @@ Each figure must be one of:
 2. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: a
    figure of the cited material (a talk's timings), arithmetic from the code or the
    hardware (a bound, a count of loads), a count from Nsight Compute (no committed export
-   yet), a grading race. An entry that no longer appears in its file fails the check too, so
-   the list stays the list of what is unchecked.
+   yet), a grading race. An entry that no longer appears in its file, or appears only where a
+   report holds it, fails the check too, so the list stays the list of what is unchecked.
+
+The texts also must not narrate how the figures were made ("in this run", "an earlier
+session", "the same day": NARRATION below): a figure names its GPU, its report and the command
+that measures it again.
 
 A number that is neither fails the check, with its file and line: a figure copied by hand
 that no report holds, a stale figure after the reports were measured again, or a typing
@@ -51,6 +55,19 @@ LINK = re.compile(r"(h100|h200)/([a-z0-9-]+)\.json")
 # Sections whose figures come from elsewhere than slides/data/: a lesson's grading section
 # (its race figures are the grading runs', which tests/check-grading measures and writes).
 NOT_CHECKED_SECTIONS = {"Grading"}
+
+# Texts for students say what was measured, on which GPU, in which report, with which command;
+# never the story of the runs (which session, which day, which build, what is not measured
+# yet). These phrases tell that story.
+NARRATION = re.compile(
+    r"\b(in|of) this run\b|this run's|earlier session|that session|same session|console log|the same day|"
+    r"not measured (in|yet)|was not measured|were not measured|lease ended|GPU lease|grading run|an earlier run|"
+    r"the next run|was not profiled|in these runs|as it landed",
+    re.I,
+)
+
+# The reasons a figure may have for not being in a report (tests/figures_not_in_reports.txt).
+REASONS = ("cited", "computed", "ncu", "example")
 
 # A number that names a version or a model, not a measurement: CUDA 13.0, sm_90, compute
 # capability 7.5, driver 580.159.04, Meson 1.0.1.
@@ -174,8 +191,9 @@ def load_list():
         if not line.strip() or line.startswith("#"):
             continue
         parts = [p.strip() for p in line.split("|")]
-        if len(parts) != 3 or not parts[2]:
-            raise SystemExit("%s:%d: expected `path | figure | why`, got %r" % (LIST, number, line))
+        if len(parts) != 3 or not parts[2].startswith(tuple(r + ":" for r in REASONS)):
+            raise SystemExit("%s:%d: expected `path | figure | why`, the why starting with one of %s and a colon, "
+                             "got %r" % (LIST, number, ", ".join(REASONS), line))
         entries.setdefault((parts[0], parts[1]), [number, parts[2], 0])
     return entries
 
@@ -273,7 +291,7 @@ def named_reports(text, scope):
     any track), of the GPUs it names if it names a path; None when it names none."""
     names = set(re.findall(r"([a-z0-9-]+)\.json", text))
     # `-block16x20.json` beside `convolution-block16x8.json`: the same report's family
-    families = {n.split("-")[0] for n in names if not n.startswith("-")}
+    families = {"-".join(n.split("-")[:i]) for n in names if not n.startswith("-") for i in range(1, n.count("-") + 1)}
     names |= {f + n for n in names if n.startswith("-") for f in families}
     gpus = {g for g, _ in LINK.findall(text)}
     chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
@@ -309,13 +327,15 @@ def main():
                 generated = True
             if line.startswith("<!-- starters-table: end"):
                 generated = False
-            if index in ladder_lines or section in NOT_CHECKED_SECTIONS or generated:
+            if section in NOT_CHECKED_SECTIONS or generated:
+                continue
+            story = NARRATION.search(line)
+            if story:
+                problems.append("%s:%d: \"%s\": say what was measured and where it is reported, not how the run "
+                                "went" % (rel, index + 1, story.group(0)))
+            if index in ladder_lines:
                 continue
             for token in figures_in(line):
-                if (rel, token) in listed:
-                    listed[(rel, token)][2] += 1
-                    counts["listed"] += 1
-                    continue
                 decimals = len(token.split(".")[1])
                 named = named_reports(paragraphs[index], reports)
                 shown = float(token.replace(",", ""))
@@ -328,11 +348,16 @@ def main():
                 ):
                     counts["report"] += 1
                     continue
+                if (rel, token) in listed:
+                    listed[(rel, token)][2] += 1
+                    counts["listed"] += 1
+                    continue
                 problems.append("%s:%d: %s is in no report of slides/data/*/%s*.json, nor in %s: %s"
                                 % (rel, index + 1, token, track or "", LIST.name, line.strip()[:140]))
     for (rel, token), (number, why, seen) in sorted(listed.items()):
         if not seen:
-            problems.append("%s:%d: %s | %s is no longer in %s: remove the entry" % (LIST.name, number, rel, token, rel))
+            problems.append("%s:%d: %s | %s is no longer in %s, or only where a report holds it: remove the "
+                            "entry" % (LIST.name, number, rel, token, rel))
     for p in problems:
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
