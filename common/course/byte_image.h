@@ -146,6 +146,17 @@ public:
     KernelRun copy_run();
     // The ladder's "copy" row: copy_run() measured.
     Rung copy_rung(Harness& harness);
+    // The ceiling of a filter on these images (course::set_ceiling), in
+    // GB/s of the filter's bytes: the copy row's throughput; where the rows
+    // are padded, the larger of it and that of one cudaMemcpyAsync of the
+    // whole pitched image, padding included. The copy row of padded rows is
+    // cudaMemcpy2DAsync, slower than the 1-D copy of the same pixels (the
+    // pitch ladders of lessons/convolution/README.md): a filter may beat it
+    // without beating the memory. The 1-D copy moves at least the pixels'
+    // bytes, so its throughput counted in them is no more than the memory's.
+    // It is timed as a row is, and not checked (it writes the output's
+    // padding); none in --profile's run under ncu.
+    void set_copy_ceiling(Ladder& ladder, const Rung& copy_row, Harness& harness);
 
     // The current input set's pixels and reference (tightly packed).
     const std::vector<std::uint8_t>& input_pixels() const { return current_set().input.pixels; }

@@ -285,6 +285,24 @@ Rung ByteImages::copy_rung(Harness& harness) {
     return measure(harness, rung, copy_run());
 }
 
+void ByteImages::set_copy_ceiling(Ladder& ladder, const Rung& copy_row, Harness& harness) {
+    const std::string what = "a device-to-device copy of the same bytes";
+    double best = copy_row.check.ok && copy_row.time.runs > 0 ? throughput(copy_row) : 0;
+    if (pitch() != width() && !harness.profile_pass) {
+        const std::size_t span = static_cast<std::size_t>(pitch()) * static_cast<std::size_t>(height());
+        Rung whole;
+        whole.work = bytes_moved();
+        whole.time = time_launches(
+            [this, span](cudaStream_t stream) {
+                CUDA_CHECK(cudaMemcpyAsync(out(), in(), span, cudaMemcpyDeviceToDevice, stream));
+            },
+            harness.timing, &harness.flusher, harness.stream.get());
+        harness.stream.synchronize();
+        best = std::max(best, throughput(whole));
+    }
+    if (best > 0) set_ceiling(ladder, best, what, kMeasuredCeilingMargin);
+}
+
 Image ByteImages::output() const { return out_.download_image(); }
 
 }  // namespace course

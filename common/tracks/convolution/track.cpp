@@ -364,7 +364,7 @@ Measured measure_ladder(const std::vector<Step>& steps, const course::TrackRun& 
     const std::size_t copy_row = ladder.rungs.size();
     ladder.rungs.push_back(problem.copy_rung(harness));
     ladder.rungs.back().extra_values = {"-", ""};
-    course::ceiling_from_row(ladder, copy_row, "a device-to-device copy of the same bytes");
+    problem.set_copy_ceiling(ladder, ladder.rungs[copy_row], harness);
     if (!references) {
         // A race keeps only the steps' rows: the copy is measured for the
         // ceiling alone.
