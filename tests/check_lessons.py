@@ -19,7 +19,10 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     that step must be this one or an earlier one (a comparison, e.g. "# step 01"), and at least
     one of its regexes must match this step's kernel. The kernel regexes of .ci/gpu-check (its
     `profile TRACK SIZE METRICS REGEX...` calls and `for kernel in ...` lists) must each match
-    one step of their track too.
+    one step of their track too, and every track with kernels must have a `profile` call there.
+    A kernel name that contains another step's (`vector_add_float4` beside `vector_add`) makes
+    every unanchored regex of the shorter name match two steps: the failure says so, and the
+    patterns must be anchored (`vector_add$`).
 
  3. No drift. The starter of step NN (NN > 01) is the solution of step NN-1 plus TODO(step NN)
     markers; step 01's starter is step 01's solution with the student's code taken out. The
@@ -324,6 +327,17 @@ def main():
             names = [n for n, _ in kernels(path)] if os.path.exists(os.path.join(ROOT, path)) else []
             solution_kernels.append((folder[:2], names))
 
+        # A kernel name that contains another step's (vector_add_float4, vector_add): an unanchored
+        # regex of the shorter name matches both steps, so every regex of it must be anchored.
+        contains = ["%s (step %s) contains %s (step %s)" % (a, na, b, nb)
+                    for na, names_a in solution_kernels for a in names_a
+                    for nb, names_b in solution_kernels for b in names_b if na != nb and b in a and a != b]
+        hint = ("; %s: anchor the pattern (^name$) or give the newer kernel a name of its own"
+                % ", ".join(contains)) if contains else ""
+        if any(names for _, names in solution_kernels) and not any(t == track for t, _, _ in gpu_regexes):
+            track_problems.append("%s: no `profile %s SIZE METRICS REGEX...` line in its ncu section: every track "
+                                  "with kernels has one (CONTRIBUTING.md, adding a track)" % (gpu_path, track))
+
         # Regexes of the track README and of .ci/gpu-check.
         track_readme = "lessons/%s/README.md" % track
         track_rx = regexes(track_readme) if os.path.exists(os.path.join(ROOT, track_readme)) else []
@@ -333,7 +347,7 @@ def main():
                 track_problems.append("%s:%d: regex:%s %s" % (
                     track_readme, line, pattern, "is not a valid regex" if hit is None else
                     "matches no kernel of the %s track" % track if not hit else
-                    "matches kernels of steps %s: ncu would profile whichever launches first" % ", ".join(hit)))
+                    "matches kernels of steps %s: ncu would profile whichever launches first%s" % (", ".join(hit), hint)))
         for rx_track, pattern, line in gpu_regexes:
             if rx_track != track:
                 continue
@@ -342,7 +356,7 @@ def main():
                 track_problems.append("%s:%d: %s regex %s %s" % (
                     gpu_path, line, track, pattern, "is not a valid regex" if hit is None else
                     "matches no solution kernel of the track" if not hit else
-                    "matches kernels of steps %s" % ", ".join(hit)))
+                    "matches kernels of steps %s%s" % (", ".join(hit), hint)))
 
         for index, folder in enumerate(folders):
             number, name = folder[:2], folder[3:]
@@ -391,7 +405,7 @@ def main():
                     problems.append("%s:%d: regex:%s matches no kernel of the %s track" % (readme, line, pattern, track))
                 elif len(hit) > 1:
                     problems.append("%s:%d: regex:%s matches kernels of steps %s: ncu would profile whichever "
-                                    "launches first" % (readme, line, pattern, ", ".join(hit)))
+                                    "launches first%s" % (readme, line, pattern, ", ".join(hit), hint))
                 elif hit[0] > number:
                     problems.append("%s:%d: regex:%s matches only step %s's kernel, a later step than this "
                                     "lesson's" % (readme, line, pattern, hit[0]))
