@@ -100,7 +100,13 @@ public:
     void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
     void upload(const T* host, std::size_t count) {
         require_size(count, "upload");
-        if (count > 0) CUDA_CHECK(cudaMemcpy(data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+        if (count == 0) return;
+        CUDA_CHECK(cudaMemcpy(data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+        // From pageable memory, cudaMemcpy may return before the data has
+        // reached the device; a kernel on a non-blocking stream (the
+        // harness's) would not wait for it. Waiting here makes an upload done
+        // when it returns.
+        CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     }
     std::vector<T> download() const {
         std::vector<T> host(size());
