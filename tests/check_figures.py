@@ -12,22 +12,32 @@ command).
 Each figure must be one of:
 
 1. **a value of a committed report**, at the precision the text shows (4233.1 is 4233.11
-   rounded): a row's median, fastest and slowest time, spread, throughput, % of peak, the
-   speedups and the share of the library rung that the program prints, its extra columns,
-   the notes under a table, a sweep point's values, the device's peaks; or a ratio the text
-   derives from one report: one row's time over another's (a speedup, "1.54x"), one row's
-   throughput over another's (as a percentage, "69.2% of a copy"), or a throughput in
-   TFLOP/s. The reports searched are those of the text's own track (for README.md, every
-   report): slides/data/*/<track>*.json.
-   A ladder copied into a code block is checked more strictly: the report it follows must
-   be named just above it (`slides/data/<gpu>/<name>.json`, or `<name>.json` with the GPU),
-   each row must be a row of that report's ladder with the same step and title, and its
-   numbers must be that row's, column by column.
-2. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: a
-   figure of the cited material (a talk's timings), arithmetic from the code or the
-   hardware (a bound, a count of loads), a count from Nsight Compute (no committed export
-   yet), a grading race. An entry that no longer appears in its file, or appears only where a
-   report holds it, fails the check too, so the list stays the list of what is unchecked.
+   rounded): a row's median, fastest and slowest time (also in microseconds), spread,
+   throughput (also in TFLOP/s), % of peak, the speedups and the share of the library rung
+   that the program prints, its extra columns, the notes under a table, a sweep point's
+   values, the device's peaks; or a ratio within one table of a report: one row's time over
+   another's (a speedup, "1.54x"), one row's throughput over another's (also as a percentage,
+   "69.2% of a copy").
+   Which reports: those the figure's section names (`basics.json`,
+   `slides/data/h200/basics.json`, `-block16x20.json` beside `convolution-block16x8.json`; a
+   table row that names one, that one), of the GPUs the section names; where the section names
+   none, the reports of the text's own track, slides/data/*/<track>*.json (for README.md,
+   every report). A figure of four significant digits or more may also come from any report of
+   the track: few values match one that closely by chance, unlike a percentage or a ratio.
+   A ladder copied into a code block, as the program prints it, is checked more strictly: its
+   problem line must be that of a ladder of a report of the GPU named beside the block (a
+   `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
+   that ladder, with the same step and title, and that row's numbers, column by column.
+2. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
+   (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
+   Nsight Compute count or a --profile column, no export committed yet) or example. An entry
+   that no longer appears in its file, or appears only where a report holds it, fails the
+   check too, so the list stays the list of what is unchecked.
+
+Not checked: the ## Grading sections and the tables tests/check-grading writes between its
+markers (their figures are the grading runs', measured by tests/check-grading), numbers
+without a decimal point (counts such as 1,876,241, whole percentages), and versions (CUDA
+13.0).
 
 The texts also must not narrate how the figures were made ("in this run", "an earlier
 session", "the same day": NARRATION below): a figure names its GPU, its report and the command
