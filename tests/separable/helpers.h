@@ -51,6 +51,35 @@ void check_every_shape(TransferLauncher launch);
 // chunks' times.
 std::vector<ChunkTimes> transfer_times(TransferLauncher launch, int side, int chunks, int streams);
 
+// The order of step 08's job, checked without a clock: the job at width x
+// height with `taps` taps, `chunks` chunks on `streams` streams, captured into
+// a CUDA graph (course/captured_work.h), and run again node by node in two
+// orders per node that the graph allows: the node as early as its
+// dependencies let it run (only the work it waits for before it), and as late
+// (all the work that does not wait for it before it). The device buffers and
+// the host output are poisoned before each run, and every pixel that comes
+// back must be the same as when the graph runs in its own order, which must
+// be right. A kernel that reads an input row whose upload it does not wait
+// for, a download that does not wait for the kernel that wrote its rows, and
+// an upload or kernel that overwrites a buffer other work still reads without
+// waiting for it, each make one of those runs wrong.
+struct OrderCheck {
+    bool ok = false;
+    std::string what;  // the first order that went wrong, or what was checked
+};
+OrderCheck check_transfer_order(TransferLauncher launch, int width, int height, int taps, int chunks, int streams);
+
+// The job run on the GPU with its first stream held back: a kernel that only
+// waits (50 ms) enqueued on it first, the device's input image poisoned
+// before, so that a missing dependency on that stream's work shows as a wrong
+// image (a lucky order does not hide it). Every pixel is checked.
+course::CheckResult check_first_stream_delayed(TransferLauncher launch, int width, int height, int taps, int chunks,
+                                               int streams);
+
+// The captured graph of `launch`'s job as a Mermaid flowchart (for the
+// lesson's README: tests/separable/test_transfer_plants.cpp prints it).
+std::string transfer_graph(TransferLauncher launch, int width, int height, int taps, int chunks, int streams);
+
 // The speed rule for step 08, in the transfers ladder at 8192x8192 with 7
 // taps (16 chunks, 3 streams): `graded` at least 0.85x as fast end to end as
 // `reference`, its reference solution; `filter` filters the serial rows.

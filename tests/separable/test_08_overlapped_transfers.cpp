@@ -11,6 +11,36 @@ TEST_CASE("step 08 brings back every grading shape, filtered, in any number of c
     check_every_shape(separable::step08_overlapped_transfers);
 }
 
+// The order of the job's work, by its dependencies rather than by how the
+// streams happened to run (tests/separable/helpers.h): small images, halos
+// that span several chunks (63 taps on chunks of 3 to 5 rows), 1 to 5
+// streams.
+TEST_CASE("step 08 orders its job by dependencies: every order its graph allows gives the same, right image") {
+    struct Case {
+        int width, height, taps, chunks, streams;
+    };
+    for (const Case c : {Case{37, 24, 7, 4, 2}, Case{130, 40, 31, 8, 3}, Case{64, 30, 63, 7, 3}, Case{33, 16, 3, 5, 5},
+                         Case{40, 9, 7, 3, 1}}) {
+        CAPTURE(c.width);
+        CAPTURE(c.height);
+        CAPTURE(c.taps);
+        CAPTURE(c.chunks);
+        CAPTURE(c.streams);
+        const OrderCheck check = check_transfer_order(separable::step08_overlapped_transfers, c.width, c.height, c.taps,
+                                                      c.chunks, c.streams);
+        CHECK_MESSAGE(check.ok, check.what);
+    }
+}
+
+TEST_CASE("step 08 is right with its first stream held back: no dependency is left to luck") {
+    for (const int streams : {2, 3, 4}) {
+        CAPTURE(streams);
+        const course::CheckResult result =
+            check_first_stream_delayed(separable::step08_overlapped_transfers, 257, 64, 31, 8, streams);
+        CHECK_MESSAGE(result.ok, result.summary());
+    }
+}
+
 TEST_CASE("step 08 records each chunk's four events, in the order of its stages") {
     for (const int streams : {1, 3}) {
         CAPTURE(streams);

@@ -1,0 +1,21 @@
+// Transfer launchers with a known flaw, for the grading's self-test
+// (tests/separable/test_transfer_plants.cpp). Each filters a band with a
+// plain kernel (every output its own row and column sums, from the weights in
+// device memory) and otherwise runs the job as step 08's solution does.
+#pragma once
+
+#include "tracks/separable/kernels.h"
+
+namespace separable::testing {
+
+// Chunk c on stream c % stream_count: its new input rows up, its band
+// filtered, its rows down; uploads and downloads chained in chunk order, as
+// step 08's solution does. Correct.
+void plant_transfers_in_order(const TransferJob& job);
+
+// The same without one cross-stream dependency: chunk c's upload does not
+// wait for chunk c-1's, so its kernel may read its upper halo (rows chunk c-1
+// uploads) before they are on the GPU.
+void plant_transfers_missing_halo_wait(const TransferJob& job);
+
+}  // namespace separable::testing

@@ -1,0 +1,50 @@
+// The grading checks itself (separable 08): step 08's order checks
+// (tests/separable/helpers.h) must fail a launcher that leaves out one
+// cross-stream dependency, and pass the same launcher with it. A change that
+// weakens either check so far that the missing dependency passes fails here.
+#include "separable/helpers.h"
+#include "separable/plants.h"
+
+#include <cstdio>
+
+using namespace separable::testing;
+
+TEST_CASE("the order check passes a correct launcher and fails one whose chunk does not wait for its halo's upload") {
+    for (const int streams : {2, 3}) {
+        CAPTURE(streams);
+        const OrderCheck right = check_transfer_order(plant_transfers_in_order, 64, 30, 7, 6, streams);
+        CHECK_MESSAGE(right.ok, right.what);
+        const OrderCheck wrong = check_transfer_order(plant_transfers_missing_halo_wait, 64, 30, 7, 6, streams);
+        MESSAGE("the plant: ", wrong.what);
+        CHECK_FALSE(wrong.ok);
+    }
+}
+
+TEST_CASE("holding back the first stream passes a correct launcher and fails one missing the halo's wait") {
+    for (const int streams : {2, 3}) {
+        CAPTURE(streams);
+        const course::CheckResult right = check_first_stream_delayed(plant_transfers_in_order, 257, 64, 31, 8, streams);
+        CHECK_MESSAGE(right.ok, right.summary());
+        const course::CheckResult wrong =
+            check_first_stream_delayed(plant_transfers_missing_halo_wait, 257, 64, 31, 8, streams);
+        MESSAGE("the plant: ", wrong.summary());
+        CHECK_FALSE(wrong.ok);
+    }
+}
+
+TEST_CASE("step 08's solution passes both") {
+    const OrderCheck order = check_transfer_order(separable::step08_overlapped_transfers, 64, 30, 63, 7, 3);
+    CHECK_MESSAGE(order.ok, order.what);
+    const course::CheckResult delayed =
+        check_first_stream_delayed(separable::step08_overlapped_transfers, 257, 64, 31, 8, 3);
+    CHECK_MESSAGE(delayed.ok, delayed.summary());
+}
+
+// Not run by default: prints the graph of step 08's job as its reference
+// solution enqueues it (a 64 x 48 image, 7 taps, 6 chunks on 3 streams) as a
+// Mermaid flowchart, the graph lessons/separable/08_overlapped_transfers/README.md
+// shows:
+//   build/tests/separable/separable-transfer-plants --no-skip --test-case="step 08's graph*"
+TEST_CASE("step 08's graph, as Mermaid" * doctest::skip()) {
+    std::fputs(transfer_graph(separable::step08_overlapped_transfers, 64, 48, 7, 6, 3).c_str(), stdout);
+}
