@@ -5,10 +5,15 @@
 
 #include "gpu_test.h"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace course::testing {
 
@@ -36,7 +41,65 @@ bool under_sanitizer() {
 
 bool timing_is_meaningful() { return !under_sanitizer(); }
 
+bool small_sizes_only() {
+    const char* small = std::getenv("COURSE_SMALL_SIZES");
+    return small != nullptr && *small != '\0';
+}
+
+std::vector<std::size_t> sizes_1d() {
+    std::vector<std::size_t> sizes;
+    for (const std::size_t n : kSizes1D)
+        if (!small_sizes_only() || n <= (std::size_t{1} << 16)) sizes.push_back(n);
+    return sizes;
+}
+
 }  // namespace course::testing
+
+namespace {
+
+// The grade setup's memcheck run of a lesson (tests/meson.build sets
+// COURSE_MEMCHECK to compute-sanitizer's path, empty when it is not
+// installed): this program runs again under compute-sanitizer's memcheck,
+// at small sizes, without its speed rules, and any memory error it reports
+// fails the test. Returns only when that cannot be done.
+int run_under_memcheck(const char* sanitizer, int argc, char** argv) {
+    if (*sanitizer == '\0') {
+        std::printf("skipped: compute-sanitizer is not installed (it comes with the CUDA toolkit, beside nvcc): "
+                    "this lesson's kernels were NOT checked for memory errors\n");
+        return 77;
+    }
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length <= 0) {
+        std::printf("cannot find this program's path to run it under compute-sanitizer\n");
+        return 1;
+    }
+    self[length] = '\0';
+    unsetenv("COURSE_MEMCHECK");
+    setenv("COURSE_SANITIZER", "memcheck", 1);
+    setenv("COURSE_SMALL_SIZES", "1", 1);
+    std::vector<std::string> args = {sanitizer,
+                                     "--tool",
+                                     "memcheck",
+                                     "--error-exitcode",
+                                     "1",
+                                     "--print-limit",
+                                     "20",
+                                     self,
+                                     "--test-case-exclude=*as fast as*"};
+    for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+    std::vector<char*> pointers;
+    for (std::string& arg : args) pointers.push_back(arg.data());
+    pointers.push_back(nullptr);
+    std::printf("memory errors: this lesson's tests at small sizes, under compute-sanitizer memcheck "
+                "(speed rules left out)\n");
+    std::fflush(stdout);
+    execv(sanitizer, pointers.data());
+    std::printf("cannot run %s: %s\n", sanitizer, std::strerror(errno));
+    return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     std::string why;
@@ -44,6 +107,10 @@ int main(int argc, char** argv) {
         std::printf("skipped: %s\n", why.c_str());
         return 77;
     }
+    // Under a sanitizer already (the memcheck and racecheck setups), the
+    // memcheck test runs as it is.
+    const char* sanitizer = std::getenv("COURSE_MEMCHECK");
+    if (sanitizer != nullptr && !course::testing::under_sanitizer()) return run_under_memcheck(sanitizer, argc, argv);
     doctest::Context context(argc, argv);
     return context.run();
 }

@@ -14,6 +14,15 @@ namespace course::testing {
 // just past a power of two.
 inline const std::vector<std::size_t> kSizes1D = {1, 31, 33, 1023, 4097, (std::size_t{1} << 22) + 3};
 
+// True in the grade setup's memcheck run of a lesson (tests/meson.build: the
+// "<lesson> memcheck" tests, COURSE_SMALL_SIZES): kernels run under
+// compute-sanitizer there, so the tests leave out their largest sizes; every
+// edge case (odd sizes, partial tiles, one element) is still run.
+bool small_sizes_only();
+
+// kSizes1D, without the sizes over 2^16 when small_sizes_only().
+std::vector<std::size_t> sizes_1d();
+
 // The harness of this test program, on device 0 (or $COURSE_TEST_DEVICE).
 Harness& harness();
 

@@ -18,7 +18,7 @@ using course::testing::harness;
 // c = a + b, checked at every 1D grading size; the inputs of size n are
 // seeded with seed + n.
 inline void check_grading_sizes(basics::Launcher launch, std::uint64_t seed) {
-    for (const std::size_t n : course::testing::kSizes1D) {
+    for (const std::size_t n : course::testing::sizes_1d()) {
         CAPTURE(n);
         basics::Problem problem(n, seed + n);
         const auto result = course::check_once(harness(), problem.run(launch));

@@ -20,7 +20,7 @@ using course::testing::harness;
 // out[i] = f(in[i]) exact at 1, 31, 33, 1023, 4097 and 2^22 + 3 elements, at
 // each of `shapes`.
 inline void check_grading_sizes(occupancy::StreamLauncher launch, const std::vector<occupancy::StreamShape>& shapes) {
-    for (const std::size_t n : course::testing::kSizes1D) {
+    for (const std::size_t n : course::testing::sizes_1d()) {
         occupancy::StreamProblem problem(n, 9100 + n);
         for (const auto& shape : shapes) {
             CAPTURE(n);

@@ -12,7 +12,7 @@ namespace {
 // Each element's case at every grading size and case count; a few rounds
 // suffice for correctness (the CPU reference is the slow part).
 void check_exact(occupancy::DivergenceLauncher launch, bool short_cases) {
-    for (const std::size_t n : course::testing::kSizes1D) {
+    for (const std::size_t n : course::testing::sizes_1d()) {
         occupancy::DivergenceProblem problem(n, 4100 + n);
         for (const int cases : occupancy::divergence_cases()) {
             CAPTURE(n);

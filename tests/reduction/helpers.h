@@ -19,7 +19,7 @@ using course::testing::harness;
 // The exact sum at 1, 31, 33, 1023, 4097 and 2^22 + 3 random ints, negative
 // ones included.
 inline void check_grading_sizes(reduction::Launcher launch) {
-    for (const std::size_t n : course::testing::kSizes1D) {
+    for (const std::size_t n : course::testing::sizes_1d()) {
         CAPTURE(n);
         reduction::Problem problem(n, 7000 + n);
         const auto result = course::check_once(harness(), problem.run(launch));
