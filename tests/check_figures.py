@@ -16,7 +16,7 @@ Each figure must be one of:
    throughput (also in TFLOP/s), % of peak, the speedups and the share of the library rung
    that the program prints, its extra columns, the notes under a table, a sweep point's
    values, the device's peaks; or a ratio within one table of a report: one row's time over
-   another's (a speedup, "1.54x"), one row's throughput over another's (also as a percentage,
+   another's (a speedup, "1.54x"; the times of an extra "... ms" column count too), one row's throughput over another's (also as a percentage,
    "69.2% of a copy").
    Which reports: those the figure's section names (`basics.json`,
    `slides/data/h200/basics.json`, `-block16x20.json` beside `convolution-block16x8.json`; a
@@ -137,6 +137,10 @@ class Report:
         # Ratios within one table: every row's time over every other's, and throughputs.
         for rows in tables:
             times = [r["median_ms"] for r in rows if r.get("median_ms")]
+            # and the times of extra columns (a memory-only variant's ms), against each other
+            # and against the rows' own
+            times += [float(v) for r in rows for k, v in (r.get("extra") or {}).items()
+                      if k.endswith(" ms") and re.fullmatch(r"\d+\.\d+", str(v))]
             rates = [r["throughput"] for r in rows if r.get("throughput")]
             for a in times:
                 for b in times:
