@@ -5,10 +5,11 @@
 #
 # runs every command whose ladder a README or a deck quotes, each with
 # --format json (with --profile for the *-profile reports: their columns come
-# from a second run under ncu), into NAME.json; draws each as NAME.svg with
-# course-chart; and writes slides/data/charts.list, the list of every report
-# under slides/data/. slides/data/README.md says which figure each report
-# backs. Commit slides/data/ and slides/charts/ together.
+# from a second run under ncu), into NAME.json; draws each report's charts
+# (NAME*.png, NAME*.svg) with slides/charts.py (matplotlib); and writes
+# slides/data/charts.list, the list of every report under slides/data/.
+# slides/data/README.md says which figure each report backs. Commit
+# slides/data/ and slides/charts/ together.
 #
 # Committed data is never destroyed: every report and chart is written to a
 # scratch folder first, and slides/data/GPU/ and slides/charts/GPU/ are
@@ -33,15 +34,22 @@ case $gpu in
         ;;
 esac
 ladders=$build/lessons/course-ladders
-chart=$build/common/course-chart
-for program in "$ladders" "$chart"; do
-    if [ ! -x "$program" ]; then
-        echo "$0: $program is missing: build first (meson compile -C $1)" >&2
-        exit 2
-    fi
-done
+if [ ! -x "$ladders" ]; then
+    echo "$0: $ladders is missing: build first (meson compile -C $1)" >&2
+    exit 2
+fi
 
 slides=$(cd "$(dirname "$0")/.." && pwd)
+# The charts need matplotlib, which a GPU machine may lack: the reports are
+# measured and committed all the same, and the charts drawn from them later,
+# anywhere (they need no GPU).
+charts() { python3 "$slides/charts.py" "$@"; }
+draw_charts=1
+if ! charts probe; then
+    draw_charts=0
+    echo "$0: the charts will not be drawn here; after this run, draw them where matplotlib is installed:" \
+        "meson compile -C BUILD_DIR charts-update" >&2
+fi
 # The scratch folder: data/ and charts/ as they will be committed.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/collect-$gpu.XXXXXX")
 mkdir -p "$scratch/data" "$scratch/charts"
@@ -63,8 +71,8 @@ figure() {
         return
     fi
     rm -f "$scratch/data/$name.stderr"
-    if ! "$chart" "$json" "$scratch/charts/$name.svg"; then
-        echo "$gpu/$name: course-chart could not draw $json" >&2
+    if [ $draw_charts -eq 1 ] && ! charts draw "$json" "$scratch/charts" >/dev/null; then
+        echo "$gpu/$name: slides/charts.py could not draw $json" >&2
         failed=1
         return
     fi
@@ -150,8 +158,6 @@ mkdir -p "$slides/data/$gpu" "$slides/charts/$gpu"
 for json in "$scratch"/data/*.json; do
     name=$(basename "$json" .json)
     cp "$json" "$slides/data/$gpu/.$name.json.new" && mv "$slides/data/$gpu/.$name.json.new" "$slides/data/$gpu/$name.json"
-    cp "$scratch/charts/$name.svg" "$slides/charts/$gpu/.$name.svg.new" &&
-        mv "$slides/charts/$gpu/.$name.svg.new" "$slides/charts/$gpu/$name.svg"
 done
 rm -rf "$scratch"
 # The tracks' measured tables (lessons/<track>/MEASURED.md), written from the reports.
@@ -164,3 +170,10 @@ python3 "$slides/data/tables.py" update "$(dirname "$slides")"
 } >"$slides/data/charts.list.tmp"
 mv "$slides/data/charts.list.tmp" "$slides/data/charts.list"
 echo "slides/data/charts.list: $(grep -vc '^#' "$slides/data/charts.list") report(s)"
+# The committed charts, drawn again from every listed report (the footer of
+# each names its report as slides/data/GPU/NAME.json), stale ones removed.
+if [ $draw_charts -eq 1 ]; then
+    charts update "$slides"
+else
+    echo "$0: slides/charts/ not drawn (no matplotlib): run meson compile -C BUILD_DIR charts-update where it is" >&2
+fi
