@@ -115,6 +115,9 @@ figure reduction reduction --reps 50
 figure reduction-2pow26 reduction --size 2^26 --reps 50
 figure matmul matmul --reps 50
 figure matmul-4095 matmul --size 4095
+figure hgemm hgemm --reps 50
+figure hgemm-8192 hgemm --size 8192
+figure hgemm-4095 hgemm --size 4095
 figure convolution convolution
 figure convolution-8192 convolution --size 8192 --reps 50
 figure convolution-block16x8 convolution --block 16x8

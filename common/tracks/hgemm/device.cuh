@@ -1,0 +1,73 @@
+// Helpers shared by the hgemm kernels (the kernel.cu files of lessons/ and
+// solutions/; they need nvcc). Each is introduced by the step that first needs
+// it, and explained in that step's README:
+//
+//   attributes_of       every step: the kernel's registers and shared memory
+//   half_or_zero        step 01: an element of A or B, or 0 outside it
+//   stage_tile          step 01: a 16 x 16 tile copied into shared memory,
+//                       zeros outside the matrix (the checked path)
+//   store_tile_checked  step 01: a 16 x 16 tile of C written back from shared
+//                       memory, only the elements inside C
+//   fragments_fit       step 01: may WMMA load and store straight from global
+//                       memory?
+#pragma once
+
+#include "course/check.h"
+#include "tracks/hgemm/kernels.h"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace hgemm {
+
+// cudaFuncGetAttributes of `kernel` (a __global__ function, or one
+// instantiation of a template), for the ladder's "regs" and "smem/block".
+template <typename Kernel>
+cudaFuncAttributes attributes_of(Kernel kernel) {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return attributes;
+}
+
+// X is rows x cols, row-major: X[row][col], or 0 outside X. A zero term adds
+// nothing to a dot product, so a tile that hangs over the edge of A or B is
+// padded with zeros and the tensor cores need no special case.
+__device__ inline __half half_or_zero(const __half* __restrict__ X, int row, int col, int rows, int cols) {
+    return row < rows && col < cols ? X[row * cols + col] : __float2half(0.0f);
+}
+
+// One warp copies the 16 x 16 tile of X (rows x cols) that starts at (row0,
+// col0) into `tile` (16 x 16, row-major, 32-byte aligned), zeros outside X:
+// 8 elements per lane, consecutive lanes on consecutive columns. The caller
+// synchronises the warp (__syncwarp) before reading the tile.
+__device__ inline void stage_tile(__half* tile, const __half* __restrict__ X, int row0, int col0, int rows, int cols,
+                                  int lane) {
+    for (int i = lane; i < 16 * 16; i += 32) tile[i] = half_or_zero(X, row0 + i / 16, col0 + i % 16, rows, cols);
+}
+
+// One warp writes the elements of `tile` (16 x 16 floats in shared memory,
+// row-major) that fall inside C (M x N) to C[row0 ..][col0 ..]. The caller
+// synchronises the warp after storing the tile and before this.
+__device__ inline void store_tile_checked(float* __restrict__ C, const float* tile, int row0, int col0, int M, int N,
+                                          int lane) {
+    for (int i = lane; i < 16 * 16; i += 32) {
+        const int row = row0 + i / 16, col = col0 + i % 16;
+        if (row < M && col < N) C[row * N + col] = tile[i];
+    }
+}
+
+// True when WMMA may load A's and B's 16 x 16 tiles and store C's straight
+// from global memory, wherever a tile lies wholly inside its matrix:
+// load_matrix_sync and store_matrix_sync need a 32-byte aligned tile start and
+// a row pitch (ldm) that is a multiple of 16 bytes. Tiles start at multiples
+// of 16 rows and 16 columns, so that holds when the matrices start 32-byte
+// aligned and K and N are multiples of 8 (8 halves, or 4 floats and more, are
+// 16 bytes).
+inline bool fragments_fit(const __half* A, const __half* B, const float* C, int N, int K) {
+    const auto aligned32 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 32 == 0; };
+    return N % 8 == 0 && K % 8 == 0 && aligned32(A) && aligned32(B) && aligned32(C);
+}
+
+}  // namespace hgemm

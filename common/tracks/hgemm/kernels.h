@@ -1,0 +1,49 @@
+// The hgemm track, as a step's kernel.cu sees it: C = A * B on the tensor
+// cores, A and B in FP16 (__half), C in FP32, row-major, any M, N and K.
+//
+//   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
+//   at r * C + c (row-major, no padding between rows).
+//
+// The products of two FP16 numbers are exact in FP32, and every step adds
+// them in FP32 (the tensor cores' "FP16 inputs, FP32 accumulate" mode): the
+// only rounding is in the additions. Every step's kernel.cu (the student's or
+// the solution) defines a launcher with the Launcher signature below, and a
+// function that reports the kernel's registers and shared memory
+// (cudaFuncGetAttributes), shown beside its row of the ladder. The device
+// helpers the kernels share are in tracks/hgemm/device.cuh; how a result is
+// checked, the problem, cuBLAS and the ladder, in tracks/hgemm/track.h.
+#pragma once
+
+#include "course/kernel_copy.h"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+namespace hgemm {
+
+// Every step's launcher: A, B and C are device pointers (M x K and K x N
+// halves, M x N floats, row-major); it enqueues the kernel on `stream` and
+// checks the launch.
+using Launcher = void (*)(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream);
+// Every step's resource report: cudaFuncGetAttributes of its kernel.
+using Attributes = cudaFuncAttributes (*)();
+
+// The launchers, one per step: step<NN>_<folder name>, e.g. step01_wmma for
+// lessons/hgemm/01_wmma, and its resource report, step<NN>_<folder
+// name>_attributes. The steps are listed once, in lessons/hgemm/meson.build;
+// Meson writes the list out as hgemm_steps.h, one COURSE_STEP(number,
+// launcher, title) line per step. (The inline namespace: see
+// course/kernel_copy.h.)
+inline namespace COURSE_KERNEL_COPY {
+#define COURSE_STEP(number, launcher, title)                                                             \
+    void launcher(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream); \
+    cudaFuncAttributes launcher##_attributes();
+#include "hgemm_steps.h"
+#undef COURSE_STEP
+}  // namespace COURSE_KERNEL_COPY
+
+// A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
+// course::Error if the y count passes CUDA's limit of 65535.
+dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
+
+}  // namespace hgemm

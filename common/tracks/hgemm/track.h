@@ -1,0 +1,220 @@
+// The hgemm track's machinery: the problem on the GPU, the CPU reference, the
+// check, cuBLAS's tensor-core GEMM (the library rung), the tensor-core peak
+// and the ladder. What a step's kernel.cu needs is in tracks/hgemm/kernels.h.
+//
+// Work per run: 2 * M * N * K floating-point operations (one multiply and one
+// add per term of each dot product), so the ladder is in GFLOP/s against the
+// GPU's dense FP16 tensor-core peak with FP32 accumulation (tensor_peak_gflops
+// below).
+//
+// Checking. A and B are FP16 (uniform in [-1, 1], rounded to FP16), and the
+// CPU reference works on exactly those values, so the inputs add no error.
+// Each product of two FP16 numbers (11 significant bits each) has at most 22
+// significant bits and is exact in FP32 (24), so the only rounding is in the
+// K additions of each dot product, in FP32, in whatever order the kernel (or
+// the tensor cores) chooses. The rule (relative_tolerance below):
+//
+//     |got - want| <= rel(K) * sum_k |a_ik * b_kj|,   rel(K) = 8 * sqrt(K) * 2^-24
+//
+//  * want is the dot product in double precision, on the CPU; the scale
+//    sum_k |a_ik * b_kj| is what rounding errors grow with (a tolerance
+//    relative to |want| fails correct kernels when terms of both signs
+//    cancel), as in the matmul track (tracks/matmul/track.h);
+//  * the matmul track allows 4 * sqrt(K) * 2^-24: additions rounded to
+//    nearest are off by at most half a unit in the last place (2^-24
+//    relative), and errors that do not conspire grow like sqrt(K) (N. Higham,
+//    "Accuracy and Stability of Numerical Algorithms", 2nd ed., chapters 3
+//    and 4). The tensor cores do not round to nearest: they align the terms
+//    of each small block of products to the largest exponent and truncate
+//    the bits shifted out (M. Fasi, N. Higham, M. Mikaitis and S. Pranesh,
+//    "Numerical behavior of NVIDIA tensor cores", PeerJ Computer Science 7,
+//    2021). Truncation can be off by a whole unit (2^-23 relative), twice the
+//    bound of rounding to nearest, and always towards zero, so the errors no
+//    longer average out as well: hence twice the factor, 8;
+//  * tests/hgemm/test_hgemm_cpu.cpp adds the products in FP32 in three ways
+//    (one sum rounded to nearest; one sum truncated; blocks of 16 products
+//    aligned and truncated as Fasi et al. describe) and requires each to stay
+//    within half the tolerance; the truncated sum comes closest, as the
+//    argument above expects;
+//  * what it catches: at K = 4096 the rule allows about 0.03 (the scale is
+//    near K / 4 = 1024), while one dropped term costs |a_ik * b_kj|, 0.25 on
+//    average; a sum kept in FP16 (11 bits) is off by far more, and so is a
+//    wrong index or an unwritten element;
+//  * NaN and Inf never pass (course::compare_scaled).
+//
+// Up to 1024 x 1024 x 1024 (M * N <= 2^20 and M * N * K <= 2^30) every
+// element is checked against a full CPU product. Above that, a seeded random
+// sample of kSampledElements elements, plus every element of the last row and
+// the last column (where partial tiles live), each against its own
+// double-precision dot product.
+#pragma once
+
+#include "course/compare.h"
+#include "course/runner.h"
+#include "course/track.h"
+#include "tracks/hgemm/kernels.h"
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hgemm {
+
+// The library rung, with the steps' signature: cublasGemmEx with FP16 A and
+// B (CUDA_R_16F), FP32 C (CUDA_R_32F), CUBLAS_COMPUTE_32F and the default
+// algorithm, which runs on the tensor cores. cuBLAS is column-major; a
+// row-major C = A * B is, read column-major, C^T = B^T * A^T, so it is called
+// with B and A swapped.
+void cublas_gemm_ex(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream);
+
+struct Step {
+    int number;
+    const char* title;
+    Launcher launch;
+    Attributes attributes;
+};
+
+struct Shape {
+    int M = 0, N = 0, K = 0;
+    double flops() const { return 2.0 * M * static_cast<double>(N) * K; }
+    std::string describe() const;  // "4096 x 4096 x 4096"
+};
+
+// A shape from three sizes, or course::UsageError naming `what`: each must be
+// at least 1, and each matrix must have fewer than 2^31 elements (the kernels
+// index with int).
+Shape make_shape(std::uint64_t M, std::uint64_t N, std::uint64_t K, const std::string& what = "--size");
+
+inline constexpr int kDefaultSize = 4096;
+inline constexpr std::size_t kSampledElements = 4096;
+
+// The tolerance of the rule above: 8 * sqrt(K) * 2^-24.
+double relative_tolerance(int K);
+
+// True when every element of C is checked (M * N <= 2^20, M * N * K <= 2^30).
+bool checks_every_element(Shape shape);
+
+// --- The tensor-core peak ------------------------------------------------------
+// Dense FP16 multiply-add throughput of one multiprocessor's tensor cores with
+// FP32 accumulation, in FLOP per clock (a multiply-add counts 2), by compute
+// capability; 0 for one the course has no figure for. The sources:
+//
+//   7.0 Volta, 7.5 Turing   8 tensor cores per SM, 64 FP16 FMA per clock each:
+//                           1024 FLOP/clock/SM ("NVIDIA Tesla V100 GPU
+//                           Architecture" and "NVIDIA Turing GPU
+//                           Architecture" whitepapers);
+//   8.0 Ampere A100         4 tensor cores per SM, 256 FP16 FMA per clock
+//                           each: 2048 ("NVIDIA A100 Tensor Core GPU
+//                           Architecture" whitepaper);
+//   8.6 Ampere GA10x,       4 tensor cores per SM, 128 dense FP16 FMA per
+//   8.9 Ada                 clock each: 1024 ("NVIDIA Ampere GA102 GPU
+//                           Architecture" and "NVIDIA Ada GPU Architecture"
+//                           whitepapers);
+//   9.0 Hopper              twice the A100's rate per SM and clock: 4096
+//                           ("NVIDIA H100 Tensor Core GPU Architecture"
+//                           whitepaper).
+//
+// These are the full rates. GeForce boards of Turing, Ampere and Ada run FP16
+// with FP32 accumulation at half of them (the same whitepapers' tables), so
+// their "% peak" reads at most 50%: the ceiling stays an upper bound.
+int tensor_flops_per_clock_per_sm(int cc_major, int cc_minor);
+
+// The GPU's dense FP16 tensor-core peak with FP32 accumulation, GFLOP/s, at
+// the highest clock the device reports: SMs x clock x the figure above (0 when
+// the figure is unknown). The H100 SXM's 132 SMs at 1830 MHz give 989.4
+// TFLOP/s, the figure of its whitepaper; the device reports a higher clock
+// (its maximum), so the course's ceiling is a little above that.
+double tensor_peak_gflops(int sm_count, int sm_clock_khz, int flops_per_clock_per_sm);
+
+// What a result is compared with: the elements of C to check, and for each its
+// double-precision value and its scale (sum_k |a_ik * b_kj|).
+struct Reference {
+    Shape shape;
+    bool every_element = false;        // all of C, in order (indices is then empty)
+    std::vector<std::size_t> indices;  // otherwise the elements checked: row * N + col
+    std::vector<double> want;
+    std::vector<double> scale;
+};
+
+// The elements a sampled check looks at, sorted and without repeats: the last
+// row, the last column, and `samples` seeded random ones.
+std::vector<std::size_t> sample_indices(Shape shape, std::size_t samples, std::uint64_t seed);
+
+// The reference at `indices` of A * B (host arrays of the FP16 values as
+// floats, row-major, a.size() == M * K, b.size() == K * N), in double
+// precision, using every CPU core.
+Reference reference_at(const std::vector<float>& a, const std::vector<float>& b, Shape shape,
+                       std::vector<std::size_t> indices);
+// The reference of every element (the full product).
+Reference reference_all(const std::vector<float>& a, const std::vector<float>& b, Shape shape);
+
+// Compares C (host copy, M * N floats) with `reference` under the rule above;
+// a mismatch is reported with its row and column.
+course::CheckResult compare_with_reference(const float* c, const Reference& reference);
+
+// `count` values uniform in [-1, 1], seeded, each rounded to the nearest FP16
+// number: as floats (exactly the FP16 values) and as __half.
+struct HalfValues {
+    std::vector<float> as_float;
+    std::vector<__half> as_half;
+};
+HalfValues random_halves(std::size_t count, std::uint64_t seed);
+
+// Inputs on the GPU (seeded) and the reference on the host. `offset` shifts
+// A, B and C by that many elements from their allocations' starts, so that
+// tests can hand a kernel pointers that are not 16- or 32-byte aligned.
+class Problem {
+public:
+    Problem(Shape shape, std::uint64_t seed, std::size_t offset = 0);
+
+    Shape shape() const { return shape_; }
+    const __half* a() const { return a_.data() + offset_; }
+    const __half* b() const { return b_.data() + offset_; }
+    float* c() { return c_.data() + offset_; }
+    // "every element checked" or "N elements checked (4096 random, the last row
+    // and the last column)"
+    std::string check_description() const;
+
+    // How the harness drives `launch` (a step or cublas_gemm_ex) on this problem.
+    course::KernelRun run(Launcher launch);
+    // Compares C with the reference.
+    course::CheckResult check() const;
+    // Writes input set `set` into A and B (the same buffers; set 0: the
+    // constructor's seed) and makes check() compare with its reference.
+    void use_inputs(int set);
+
+private:
+    struct Inputs {
+        std::vector<__half> a, b;  // as uploaded, offset included
+        Reference reference;
+    };
+
+    Shape shape_;
+    std::size_t offset_;
+    std::uint64_t seed_;
+    course::DeviceBuffer<__half> a_, b_;
+    course::DeviceBuffer<float> c_;
+    std::map<int, Inputs> sets_;
+    const Inputs* current_ = nullptr;
+};
+
+// The shape from --size ("4096" or "MxNxK"; the default when empty); throws
+// course::UsageError.
+Shape shape_from(const course::Options& options);
+
+// "regs" and "smem/block" for the ladder's extra columns.
+std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
+
+// The ladder of `steps` (the student's row marked), then cuBLAS, under the
+// tensor-core peak as its ceiling.
+std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
+
+// The track with the steps this program was built with (tracks/hgemm/steps.cpp).
+course::Track track();
+
+}  // namespace hgemm

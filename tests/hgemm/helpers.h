@@ -1,0 +1,119 @@
+// Shared by the hgemm grading tests: the grading shapes, the correctness
+// sweep over them, and the race against the reference solution of the step.
+#pragma once
+
+#include "doctest_include.h"
+#include "gpu_test.h"
+#include "speed_rule.h"
+#include "tracks/hgemm/track.h"
+
+#include "course/launches.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace hgemm::testing {
+
+// The shapes every hgemm grading test tries (M x N x K):
+//   1 x 1 x 1          one element: every tile is almost all padding;
+//   17 x 33 x 65       one past a multiple of 16 in every dimension, so every
+//                      tile is ragged, and K and N break WMMA's pitch rule;
+//   1000 x 3000 x 500  many tiles, a multiple of 8 but not of 16 (nor of 64
+//                      or 128), M != N != K (a sampled check);
+//   1023 x 1023 x 1023 one less than a power of two: the last tile of every
+//                      row and column of tiles is partial, every element
+//                      checked against the CPU;
+//   1025 x 1025 x 1025 one more: a last tile one element wide (a sampled
+//                      check);
+//   512 x 256 x 384    multiples of every tile, so that the fast paths are
+//                      checked too (the shapes above take the checked paths).
+// The 4095^3 and 4097^3 of the course's ladders, scaled down to keep the tests
+// fast: a partial tile is as partial at 1023 as at 4095.
+inline const std::vector<Shape> kShapes = {
+    {1, 1, 1}, {17, 33, 65}, {1000, 3000, 500}, {1023, 1023, 1023}, {1025, 1025, 1025}, {512, 256, 384},
+};
+
+// Under racecheck every shared-memory access is tracked, and the large shapes
+// would take hours: that run leaves them out (a race shows at any shape with
+// several phases), as does the grade setup's memcheck run of a lesson (small
+// sizes: course::testing::small_sizes_only()). The memcheck setup runs every
+// shape.
+inline std::vector<Shape> shapes_for_this_run() {
+    const char* tool = std::getenv("COURSE_SANITIZER");
+    const bool racecheck = tool != nullptr && std::strcmp(tool, "racecheck") == 0;
+    if (!racecheck && !course::testing::small_sizes_only()) return kShapes;
+    std::vector<Shape> small;
+    for (const Shape& shape : kShapes)
+        if (shape.flops() < 1e9) small.push_back(shape);
+    return small;
+}
+
+// Checks `launch` once at every grading shape (random inputs seeded by
+// `seed` and the shape).
+inline void check_every_shape(Launcher launch, std::uint64_t seed) {
+    for (const Shape& shape : shapes_for_this_run()) {
+        const std::string name = shape.describe();
+        CAPTURE(name);
+        Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
+        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+        CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+    }
+}
+
+// Checks `launch` on matrices that start 1 or 8 elements past their
+// allocations (2 or 16 bytes for A and B, 4 or 32 bytes for C), at a shape
+// that is a multiple of every tile: a kernel that loads whole tiles with WMMA
+// or 16-byte loads without checking the alignment reads misaligned addresses.
+inline void check_misaligned(Launcher launch, std::uint64_t seed) {
+    const Shape shape{256, 128, 64};
+    for (const std::size_t offset : {1, 8}) {
+        CAPTURE(offset);
+        Problem problem(shape, seed + offset, offset);
+        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+        CHECK_MESSAGE(result.ok, "A, B and C offset by ", offset, " elements: ", result.summary());
+    }
+}
+
+// The kernel's registers, shared and local memory, for the test's log.
+inline std::string describe(const cudaFuncAttributes& attributes) {
+    return std::to_string(attributes.numRegs) + " registers, " + std::to_string(attributes.sharedSizeBytes) +
+           " bytes of shared memory per block, " + std::to_string(attributes.localSizeBytes) +
+           " bytes of local memory per thread";
+}
+
+// The kernel keeps its fragments and accumulators in registers: no local
+// memory, which is where arrays go that the compiler cannot index at compile
+// time, or that do not fit under the register cap.
+inline void check_registers_only(const cudaFuncAttributes& attributes) {
+    MESSAGE(describe(attributes));
+    CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
+                  " bytes of local memory per thread: unroll the loops that index fragment arrays "
+                  "(#pragma unroll), and mind the register cap that __launch_bounds__ sets");
+}
+
+// What `launch` enqueues at `shape`, without running it: its kernels, their
+// launch shapes and resources (course/launches.h).
+inline course::LaunchRecord launches_at(Launcher launch, Shape shape) {
+    Problem problem(shape, 1);
+    return course::record_launches(
+        [&](cudaStream_t stream) { launch(problem.a(), problem.b(), problem.c(), shape.M, shape.N, shape.K, stream); });
+}
+
+// The warps a launch starts: blocks times warps per block (a partial warp
+// counts as one).
+inline std::size_t warps_launched(const course::KernelLaunch& kernel) {
+    return kernel.blocks() * ((kernel.threads_per_block() + 31) / 32);
+}
+
+// The speed rule (tests/speed_rule.h) at `size` (as for --size): `graded` at
+// least 0.85x as fast as `reference`, the reference solution of its step,
+// with `previous` (the step before's solution; left out for step 01) in the
+// table for comparison, and cuBLAS last.
+inline void check_speed(std::vector<Step> steps, const std::string& size, const std::string& advice) {
+    course::testing::check_speed_rule("hgemm " + course::step_label(steps.back().number), run_ladder, steps, size,
+                                      advice);
+}
+
+}  // namespace hgemm::testing
