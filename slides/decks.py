@@ -101,7 +101,7 @@ def fit(slides):
     missing = [what for what, ok in [("Node.js", node), ("Chromium", browser),
                                      ("the npm packages of slides/package.json", packages)] if not ok]
     if missing:
-        print(f"decks: skipped, {' and '.join(missing)} not installed; install with: {INSTALL}")
+        print(f"decks: skipped, missing {' and '.join(missing)}; to run it: {INSTALL}")
         sys.exit(SKIPPED)
     sys.exit(subprocess.run([node, os.path.join(slides, "fit.js"), browser] + decks(slides)).returncode)
 
