@@ -5,10 +5,11 @@
 //   node fit.js CHROMIUM DECK.md...
 //
 // Run by `slides/decks.py fit`, which finds Chromium and the npm packages
-// first. A slide fails when an element, a line of
-// text or an image reaches past the slide's edges (the projector cuts it off),
-// when an element clips its own content (a table or code block that would
-// need a scroll bar), or when an image does not load.
+// first. A slide fails when an element, a line of text or an image reaches past
+// the slide's edges (the projector cuts it off), when an element clips its own
+// content (a table or code block that would need a scroll bar), when an image
+// does not load, or when text is smaller than MIN_TEXT_PX (Marp shrinks a code
+// block too wide for the slide until it fits: it fits, and nobody can read it).
 "use strict";
 const { execFileSync } = require("child_process");
 const fs = require("fs");
@@ -19,6 +20,7 @@ const puppeteer = require("puppeteer-core");
 
 const WIDTH = 1280;
 const HEIGHT = 720;
+const MIN_TEXT_PX = 16;
 const MARP = require.resolve("@marp-team/marp-cli/marp-cli.js");
 
 // The deck as HTML, the way `meson compile -C build slides` writes it, but
@@ -35,7 +37,7 @@ function render(deck, scratch) {
 }
 
 // Runs in the page: one entry per slide, with what does not fit.
-function measure() {
+function measure(minText) {
   const slack = 1;  // px: sub-pixel rounding
   const describe = (el) => {
     const text = (el.textContent || el.getAttribute("src") || el.getAttribute("alt") || "").replace(/\s+/g, " ").trim();
@@ -63,6 +65,13 @@ function measure() {
     };
     for (let node = walker.nextNode(); node;) {
       if (node.nodeType === Node.TEXT_NODE) {
+        const parent = node.parentElement;
+        const parentBox = parent.getBoundingClientRect();
+        const shown = parseFloat(getComputedStyle(parent).fontSize) *
+                      (parent.offsetWidth ? parentBox.width / parent.offsetWidth : 1);
+        if (node.textContent.trim() && shown < minText - 0.05) {
+          problems.push(`text in ${describe(parent)}: ${shown.toFixed(1)} px type, smaller than ${minText} px`);
+        }
         const range = document.createRange();
         range.selectNodeContents(node);
         for (const r of node.textContent.trim() ? range.getClientRects() : []) {
@@ -125,7 +134,7 @@ async function main() {
       const html = render(deck, scratch);
       await page.goto(pathToFileURL(html).href, { waitUntil: "networkidle0" });
       await page.evaluate(() => document.fonts.ready);
-      const slides = await page.evaluate(measure);
+      const slides = await page.evaluate(measure, MIN_TEXT_PX);
       const bad = slides.filter((s) => s.problems.length);
       slidesCount += slides.length;
       overflowing += bad.length;
