@@ -4,7 +4,7 @@
 //   A is M x K, B is K x N, C is M x N; element (r, c) of an R x C matrix is
 //   at r * C + c (row-major, no padding between rows).
 //
-// Nine steps take one thread per output to within reach of cuBLAS: every
+// Ten steps take one thread per output to within reach of cuBLAS: every
 // step's kernel.cu (the student's or the solution) defines a launcher with the
 // Launcher signature below, and a function that reports the kernel's
 // registers and shared memory (cudaFuncGetAttributes), shown beside its row
@@ -17,6 +17,10 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <string>
+#include <vector>
+
 namespace matmul {
 
 // Every step's launcher: A, B and C are device pointers (M x K, K x N, M x N,
@@ -28,17 +32,35 @@ using Launcher = void (*)(const float* A, const float* B, float* C, int M, int N
 // steps add what their launches ask for to sharedSizeBytes.
 using Attributes = cudaFuncAttributes (*)();
 
+// A tuned step (step 10) compiles in several tile configurations and picks one
+// for the GPU and shape at hand. One configuration, as the track's sweep of
+// them shows it and as its grading test runs it alone:
+struct TileConfig {
+    std::string name;                 // "128 x 128 x 16, 3 stages, 256 threads"
+    int threads = 0;                  // per block
+    std::size_t shared_bytes = 0;     // dynamic shared memory per block
+    Launcher launch = nullptr;        // this configuration alone, any shape
+    Attributes attributes = nullptr;  // its fast path's kernel, its dynamic shared memory counted
+};
+
 // The launchers, one per step: step<NN>_<folder name>, e.g. step03_shared_tiles
 // for lessons/matmul/03_shared_tiles, and its resource report,
 // step<NN>_<folder name>_attributes. The steps are listed once, in
 // lessons/matmul/meson.build; Meson writes the list out as matmul_steps.h,
-// one COURSE_STEP(number, launcher, title) line per step. (The inline
-// namespace: see course/kernel_copy.h.)
+// one COURSE_STEP(number, launcher, title) line per step, and for a tuned
+// step a COURSE_TUNED_STEP line, which also declares its configurations and
+// the index of the one it picked for a shape and alignment (-1 before its
+// first launch there). (The inline namespace: see course/kernel_copy.h.)
 inline namespace COURSE_KERNEL_COPY {
 #define COURSE_STEP(number, launcher, title)                                                           \
     void launcher(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream); \
     cudaFuncAttributes launcher##_attributes();
+#define COURSE_TUNED_STEP(number, launcher, title) \
+    COURSE_STEP(number, launcher, title)           \
+    std::vector<TileConfig> launcher##_configs();  \
+    int launcher##_choice(const float* A, const float* B, const float* C, int M, int N, int K);
 #include "matmul_steps.h"
+#undef COURSE_TUNED_STEP
 #undef COURSE_STEP
 }  // namespace COURSE_KERNEL_COPY
 

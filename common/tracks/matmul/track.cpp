@@ -4,12 +4,15 @@
 #include "course/options.h"
 #include "course/parallel.h"
 #include "course/random.h"
+#include "course/sweep.h"
 
 #include <cublas_v2.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 // A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
 // report as CUDA_CHECK gives for the runtime.
@@ -292,9 +295,12 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     ladder.extra_columns = {"regs", "smem/block"};
 
     for (const Step& step : steps) {
-        course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
-        rung.extra_values = resource_columns(step.attributes());
-        ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));
+        const course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
+        course::Rung measured = course::measure(run.harness, rung, problem.run(step.launch));
+        // Asked after the runs: a tuned step reports the configuration it
+        // picked at its first launch.
+        measured.extra_values = resource_columns(step.attributes());
+        ladder.rungs.push_back(std::move(measured));
     }
 
     course::Rung rung = course::reference_rung("cuBLAS SGEMM, FP32 (pedantic: no tensor cores)", shape.flops());
@@ -303,6 +309,64 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     course::set_ceiling(ladder, run.harness.device.peak_fp32_gflops, "the GPU's FP32 peak", course::kPeakCeilingMargin);
     course::enforce_ceiling(ladder);
     return {ladder};
+}
+
+std::vector<course::Sweep> run_config_sweeps(const std::vector<TunedStep>& steps, const course::TrackRun& run) {
+    const Shape shape = shape_from(run.options);
+    std::vector<course::Sweep> sweeps;
+    for (const TunedStep& step : steps) {
+        Problem problem(shape, run.options.seed);
+        const std::vector<TileConfig> configs = step.configs();
+        course::Sweep sweep;
+        sweep.track = "matmul";
+        sweep.lesson = course::step_label(step.number);
+        sweep.title = "step " + course::step_label(step.number) + "'s tile configurations, each alone";
+        sweep.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " + describe_flops(shape.flops()) +
+                        " per run; " + problem.check_description();
+        sweep.parameter = "configuration (BM x BN x BK, stages, threads)";
+        sweep.student = step.number == run.student_step;
+        sweep.unit = course::Unit::flops;
+        sweep.peak = run.harness.device.peak_fp32_gflops;
+        sweep.series = {{"time vs the fastest", course::SeriesKind::ratio},
+                        {"regs", course::SeriesKind::count},
+                        {"smem/block (bytes)", course::SeriesKind::count}};
+        std::vector<int> measured;  // the index in `configs` of each point
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            const TileConfig& config = configs[i];
+            if (config.shared_bytes > run.harness.device.shared_memory_per_block_optin) {
+                sweep.notes.push_back(config.name + ": not run, its " + std::to_string(config.shared_bytes) +
+                                      " bytes of shared memory per block are more than this GPU allows");
+                continue;
+            }
+            course::SweepPoint point = course::sweep_point(static_cast<double>(i), config.name, shape.flops());
+            point = course::measure_point(run.harness, point, problem.run(config.launch),
+                                          "step " + course::step_label(step.number) + ", " + config.name);
+            const cudaFuncAttributes attributes = config.attributes();
+            point.values = {std::nullopt, static_cast<double>(attributes.numRegs),
+                            static_cast<double>(attributes.sharedSizeBytes)};
+            sweep.points.push_back(point);
+            measured.push_back(static_cast<int>(i));
+        }
+        double fastest = 0;
+        for (const course::SweepPoint& point : sweep.points)
+            if (point.check.ok && point.time.median_ms > 0 && (fastest == 0 || point.time.median_ms < fastest))
+                fastest = point.time.median_ms;
+        for (course::SweepPoint& point : sweep.points)
+            if (fastest > 0 && point.check.ok && point.time.median_ms > 0)
+                point.values[0] = point.time.median_ms / fastest;
+        // The pick, for the ladder's problem: its pointers are aligned as
+        // this sweep's (both cudaMalloc'd, no offset).
+        const int chosen = step.choice(problem.a(), problem.b(), problem.c(), shape.M, shape.N, shape.K);
+        for (std::size_t p = 0; p < sweep.points.size(); ++p)
+            if (measured[p] == chosen) sweep.points[p].label += " (picked)";
+        sweep.notes.push_back(
+            chosen < 0 ? "the launcher has picked no configuration for this shape"
+                       : "(picked): the configuration the launcher chose for this shape at its first launch, by "
+                         "timing every configuration that fits once (a warm-up and the best of 3 runs, no L2 "
+                         "flush); this sweep measures each again, as the ladder measures a rung");
+        sweeps.push_back(std::move(sweep));
+    }
+    return sweeps;
 }
 
 }  // namespace matmul

@@ -160,6 +160,21 @@ std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
 // The ladder of `steps` (the student's row marked), then cuBLAS.
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
 
+// A tuned step (COURSE_TUNED_STEP in kernels.h): its configurations, and the
+// one its launcher picked for a shape and alignment.
+struct TunedStep {
+    int number;
+    const char* title;
+    std::vector<TileConfig> (*configs)();
+    int (*choice)(const float* A, const float* B, const float* C, int M, int N, int K);
+};
+
+// After the ladder, one sweep per tuned step: each of its configurations that
+// fits this GPU's shared memory, run alone at the ladder's shape and measured
+// as a rung is, with its time against the fastest's, its registers and shared
+// memory, and the one the launcher picked marked.
+std::vector<course::Sweep> run_config_sweeps(const std::vector<TunedStep>& steps, const course::TrackRun& run);
+
 // The track with the steps this program was built with (tracks/matmul/steps.cpp).
 course::Track track();
 
