@@ -10,6 +10,10 @@
 //                       memory, only the elements inside C
 //   fragments_fit       step 01: may WMMA load and store straight from global
 //                       memory?
+//   vectors_fit         step 02: may a matrix be read 8 halves (16 bytes) at
+//                       a time?
+//   copy_8_halves       step 02: 8 halves of a row into shared memory, one
+//                       16-byte load where it fits, zeros outside the matrix
 #pragma once
 
 #include "course/check.h"
@@ -68,6 +72,27 @@ __device__ inline void store_tile_checked(float* __restrict__ C, const float* ti
 inline bool fragments_fit(const __half* A, const __half* B, const float* C, int N, int K) {
     const auto aligned32 = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 32 == 0; };
     return N % 8 == 0 && K % 8 == 0 && aligned32(A) && aligned32(B) && aligned32(C);
+}
+
+// True when X (rows of `cols` halves) may be read 8 halves at a time from any
+// column that is a multiple of 8: X starts 16-byte aligned and every row
+// does too (cols a multiple of 8).
+inline bool vectors_fit(const __half* X, int cols) {
+    return cols % 8 == 0 && reinterpret_cast<std::uintptr_t>(X) % 16 == 0;
+}
+
+// X[row][col .. col + 7] into dst (16-byte aligned shared memory), zeros
+// outside X. With `vectors` (vectors_fit) and col a multiple of 8, the 8
+// halves are one 16-byte load whenever they lie inside X; otherwise they are
+// loaded one by one.
+__device__ inline void copy_8_halves(__half* dst, const __half* __restrict__ X, int row, int col, int rows, int cols,
+                                     bool vectors) {
+    if (vectors && row < rows && col + 8 <= cols) {
+        *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(X + row * cols + col);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 8; ++j) dst[j] = half_or_zero(X, row, col + j, rows, cols);
+    }
 }
 
 }  // namespace hgemm
