@@ -7,7 +7,7 @@
 #include "speed_rule.h"
 #include "tracks/hgemm/track.h"
 
-#include "course/launches.h"
+#include "hgemm/structure.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -91,20 +91,6 @@ inline void check_registers_only(const cudaFuncAttributes& attributes) {
     CHECK_MESSAGE(attributes.localSizeBytes == 0, "the kernel uses ", attributes.localSizeBytes,
                   " bytes of local memory per thread: unroll the loops that index fragment arrays "
                   "(#pragma unroll), and mind the register cap that __launch_bounds__ sets");
-}
-
-// What `launch` enqueues at `shape`, without running it: its kernels, their
-// launch shapes and resources (course/launches.h).
-inline course::LaunchRecord launches_at(Launcher launch, Shape shape) {
-    Problem problem(shape, 1);
-    return course::record_launches(
-        [&](cudaStream_t stream) { launch(problem.a(), problem.b(), problem.c(), shape.M, shape.N, shape.K, stream); });
-}
-
-// The warps a launch starts: blocks times warps per block (a partial warp
-// counts as one).
-inline std::size_t warps_launched(const course::KernelLaunch& kernel) {
-    return kernel.blocks() * ((kernel.threads_per_block() + 31) / 32);
 }
 
 // The speed rule (tests/speed_rule.h) at `size` (as for --size): `graded` at

@@ -15,20 +15,9 @@ TEST_CASE("step 01 is right on matrices that do not start on a 32-byte boundary"
 }
 
 TEST_CASE("step 01 launches one warp per 16 x 16 tile of C, in one kernel") {
-    // 256 x 128 outputs are 16 x 8 tiles of 16 x 16, a multiple of any block
-    // of 1, 2, 4 or 8 warps in either direction: one warp each, none spare.
-    const hgemm::Shape shape{256, 128, 64};
-    const course::LaunchRecord record = hgemm::testing::launches_at(hgemm::step01_wmma, shape);
-    REQUIRE_MESSAGE(record.kernels.size() == 1, "the launcher enqueues ", record.kernels.size(),
-                    " kernels; step 01 is one kernel");
-    const course::KernelLaunch& kernel = record.kernels[0];
-    const std::size_t tiles = (256 / 16) * (128 / 16);
-    MESSAGE(kernel.blocks(), " blocks of ", kernel.threads_per_block(), " threads");
-    CHECK_MESSAGE(kernel.threads_per_block() % 32 == 0, "blocks of ", kernel.threads_per_block(),
-                  " threads: WMMA works on whole warps");
-    CHECK_MESSAGE(hgemm::testing::warps_launched(kernel) == tiles, "the kernel starts ",
-                  hgemm::testing::warps_launched(kernel), " warps for the ", tiles, " tiles of 16 x 16 at ",
-                  shape.describe());
+    const auto check = hgemm::testing::check_one_warp_per_tile(hgemm::step01_wmma);
+    MESSAGE(check.what);
+    CHECK_MESSAGE(check.ok, check.what);
 }
 
 TEST_CASE("step 01 keeps its fragments in registers") {

@@ -1,0 +1,106 @@
+// The hgemm steps' ideas seen without a clock, from the launch a launcher
+// records (course/launches.h): for the grading tests, and for the grading's
+// self-test (tests/hgemm/test_structure_plants.cpp), which shows each check
+// failing the untouched starter of its step (the previous step's solution)
+// and passing the step's solution.
+#pragma once
+
+#include "course/launches.h"
+#include "tracks/hgemm/track.h"
+
+#include <cmath>
+#include <string>
+
+namespace hgemm::testing {
+
+struct StructureCheck {
+    bool ok = false;
+    std::string what;  // what was seen, and what was expected
+};
+
+// What `launch` enqueues at `shape`, without running it: its kernels, their
+// launch shapes and resources.
+inline course::LaunchRecord launches_at(Launcher launch, Shape shape) {
+    Problem problem(shape, 1);
+    return course::record_launches(
+        [&](cudaStream_t stream) { launch(problem.a(), problem.b(), problem.c(), shape.M, shape.N, shape.K, stream); });
+}
+
+// The warps a launch starts: blocks times warps per block (a partial warp
+// counts as one).
+inline std::size_t warps_launched(const course::KernelLaunch& kernel) {
+    return kernel.blocks() * ((kernel.threads_per_block() + 31) / 32);
+}
+
+inline std::string launch_shape(const course::KernelLaunch& kernel) {
+    return std::to_string(kernel.blocks()) + " blocks of " + std::to_string(kernel.threads_per_block()) + " threads, " +
+           std::to_string(kernel.shared_bytes()) + " bytes of shared memory per block";
+}
+
+// Step 01: one kernel, whole warps, one warp per 16 x 16 tile of C. 256 x 128
+// outputs are 16 x 8 tiles, a multiple of any block of 1, 2, 4 or 8 warps in
+// either direction: one warp each, none spare.
+inline StructureCheck check_one_warp_per_tile(Launcher launch) {
+    const Shape shape{256, 128, 64};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    const course::KernelLaunch& kernel = record.kernels[0];
+    const std::size_t tiles = (256 / 16) * (128 / 16), warps = warps_launched(kernel);
+    return {kernel.threads_per_block() % 32 == 0 && warps == tiles,
+            launch_shape(kernel) + ": " + std::to_string(warps) + " warps for the " + std::to_string(tiles) +
+                " tiles of 16 x 16 at " + shape.describe() + " (whole warps, one per tile)"};
+}
+
+// Step 02: several warps per block (at least 4), and a warp tile of at least
+// 4 fragments per warp: at 1024 x 1024 outputs (4096 tiles of 16 x 16) at
+// most 1024 warps.
+inline StructureCheck check_warp_tiles(Launcher launch) {
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    const course::KernelLaunch& kernel = record.kernels[0];
+    const std::size_t tiles = (1024 / 16) * (1024 / 16), warps = warps_launched(kernel);
+    return {kernel.threads_per_block() >= 4 * 32 && warps * 4 <= tiles,
+            launch_shape(kernel) + ": " + std::to_string(warps) + " warps for " + std::to_string(tiles) +
+                " tiles of 16 x 16 (at least 4 warps per block, at least 4 tiles per warp)"};
+}
+
+// Step 02: shared memory for the block's tiles of A and B. A block that
+// computes R x S outputs needs, per 16 terms, an R x 16 tile of A and a
+// 16 x S tile of B: (R + S) * 16 halves, at least 2 * sqrt(R * S) * 16 of them
+// whatever the block's shape.
+inline StructureCheck check_shared_tiles(Launcher launch) {
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    const course::KernelLaunch& kernel = record.kernels[0];
+    const double outputs_per_block = 1024.0 * 1024.0 / static_cast<double>(kernel.blocks());
+    const double minimum = 2.0 * std::sqrt(outputs_per_block) * 16 * sizeof(__half);
+    return {static_cast<double>(kernel.shared_bytes()) >= minimum,
+            launch_shape(kernel) + "; one 16-term step of tiles for a block of " +
+                std::to_string(static_cast<long long>(outputs_per_block)) + " outputs needs at least " +
+                std::to_string(static_cast<long long>(minimum)) + " bytes"};
+}
+
+// Step 03: step 02's tiling (8 x 8 blocks of 256 threads at 1024 x 1024), and
+// shared memory for the padded 128 x 32 tile of A and 32 x 128 tile of B
+// alone: the accumulators go to C from registers, with no staging area.
+inline StructureCheck check_no_staging(Launcher launch) {
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    const course::KernelLaunch& kernel = record.kernels[0];
+    constexpr std::size_t kTileBytes = (128 * (32 + 8) + 32 * (128 + 8)) * sizeof(__half);
+    return {kernel.blocks() == (1024 / 128) * (1024 / 128) && kernel.threads_per_block() == 256 &&
+                kernel.shared_bytes() <= kTileBytes,
+            launch_shape(kernel) +
+                "; step 02's tiling is 64 blocks of 256 threads, and the padded tiles of A and B "
+                "take " +
+                std::to_string(kTileBytes) + " bytes"};
+}
+
+}  // namespace hgemm::testing

@@ -1,0 +1,36 @@
+// The grading checks itself (hgemm 01 to 03): each step's checks without a
+// clock (tests/hgemm/structure.h) must pass the step's solution and fail the
+// untouched starter of the step, which is the previous step's solution (step
+// 01's starter writes nothing and fails on its results instead). A change
+// that loosens a check so far that its starter passes fails here.
+#include "doctest_include.h"
+#include "gpu_test.h"
+#include "hgemm/structure.h"
+
+namespace {
+
+void expect(const hgemm::testing::StructureCheck& check, bool ok, const char* who) {
+    MESSAGE(who, ": ", check.what);
+    CHECK_MESSAGE(check.ok == ok, who, (ok ? " should pass: " : " should fail: "), check.what);
+}
+
+}  // namespace
+
+TEST_CASE("step 01's one-warp-per-tile check passes step 01's solution and fails step 02's warp tiles") {
+    expect(hgemm::testing::check_one_warp_per_tile(hgemm::step01_wmma), true, "step 01's solution");
+    expect(hgemm::testing::check_one_warp_per_tile(hgemm::step02_wmma_shared), false, "step 02's solution");
+}
+
+TEST_CASE("step 02's warp-tile check fails step 01's solution (the starter) and passes step 02's") {
+    expect(hgemm::testing::check_warp_tiles(hgemm::step01_wmma), false, "step 01's solution (the starter)");
+    expect(hgemm::testing::check_warp_tiles(hgemm::step02_wmma_shared), true, "step 02's solution");
+}
+
+TEST_CASE("step 02's shared-tiles check passes step 02's solution") {
+    expect(hgemm::testing::check_shared_tiles(hgemm::step02_wmma_shared), true, "step 02's solution");
+}
+
+TEST_CASE("step 03's no-staging check fails step 02's solution (the starter) and passes step 03's") {
+    expect(hgemm::testing::check_no_staging(hgemm::step02_wmma_shared), false, "step 02's solution (the starter)");
+    expect(hgemm::testing::check_no_staging(hgemm::step03_mma_ldmatrix), true, "step 03's solution");
+}
