@@ -1,7 +1,8 @@
-// Step 08's two ideas seen without a clock, for its grading test and for the
-// grading's self-test (tests/matmul/test_structure_plants.cpp), which shows
-// both checks failing the untouched starter (step 07's solution): that
-// starter passes every other check of step 08 and misses the race by little.
+// Ideas of steps 06 and 08 seen without a clock, for their grading tests and
+// for the grading's self-test (tests/matmul/test_structure_plants.cpp), which
+// shows each check failing the untouched starter (the step before's
+// solution): those starters pass every other check of their step and miss
+// the race by little (step 06 gains about 1.25x, step 08 about 1.2x).
 #pragma once
 
 #include "course/check.h"
@@ -24,6 +25,26 @@ struct StructureCheck {
 
 // A shape that is a multiple of every tile: the fast path's kernel runs.
 inline constexpr Shape kTiledShape{512, 256, 384};
+
+// Step 06's float4 path: a kernel of its own (vector_loads<false>, as the
+// lesson builds it), launched for matrices on a 16-byte boundary at a shape
+// that is a multiple of every tile, while the same matrices one float past
+// the boundary take the checked path's kernel. The untouched starter (step
+// 05's solution) launches one kernel for both: it has no float4 path.
+inline StructureCheck check_float4_path(Launcher graded) {
+    Problem aligned(kTiledShape, 3), misaligned(kTiledShape, 3, 1);
+    const course::LaunchRecord fast = course::record_launches(aligned.run(graded).launch);
+    const course::LaunchRecord checked = course::record_launches(misaligned.run(graded).launch);
+    if (fast.kernels.size() != 1 || checked.kernels.size() != 1)
+        return {false, "the launcher launched " + std::to_string(fast.kernels.size()) + " and " +
+                           std::to_string(checked.kernels.size()) + " kernels, not one"};
+    const bool separate = fast.kernels.front().function != checked.kernels.front().function;
+    return {separate,
+            separate ? std::string("matrices on a 16-byte boundary take a kernel of their own, the float4 path")
+                     : std::string("the launcher launches the same kernel for matrices on a 16-byte boundary and for "
+                                   "matrices one float past it: the float4 path is a kernel of its own "
+                                   "(vector_loads<false>, when fits_fast_path allows it), the checked path another")};
+}
 
 // The double buffer: two stages of tiles in shared memory, so the kernel's
 // shared memory per block (static and dynamic, at kTiledShape) is at least

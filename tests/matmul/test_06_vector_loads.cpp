@@ -2,6 +2,7 @@
 // memory). Built twice: against lessons/matmul/06_vector_loads/kernel.cu
 // (suite "grade") and against the reference solution (suite "solutions").
 #include "matmul/helpers.h"
+#include "matmul/structure.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step06_vector_loads)
 COURSE_SOLUTION_LAUNCHER(matmul, step06_vector_loads_attributes)
@@ -16,6 +17,15 @@ TEST_CASE("step 06 is right on matrices that do not start on a 16-byte boundary"
 
 TEST_CASE("step 06 keeps its partial sums in registers") {
     matmul::testing::check_registers_only(matmul::step06_vector_loads_attributes());
+}
+
+// The untouched starter (step 05's solution) passes the checks above, and
+// step 06 gains only about 1.25x over it: the float4 path is also checked
+// without a clock (tests/matmul/structure.h).
+TEST_CASE("step 06 takes a float4 path of its own: aligned matrices get another kernel than misaligned ones") {
+    const matmul::testing::StructureCheck check = matmul::testing::check_float4_path(matmul::step06_vector_loads);
+    MESSAGE(check.what);
+    CHECK_MESSAGE(check.ok, check.what);
 }
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
