@@ -4,8 +4,9 @@
     python3 tests/check_figures.py [SOURCE_ROOT]     exit 0: every figure found, 1: not
 
 A figure is a number with a decimal point in a README: in prose, in a table, in a ladder
-copied from the program's output. The texts checked are README.md, lessons/<track>/README.md
-and lessons/<track>/<NN_name>/README.md. The reports are slides/data/<gpu>/<name>.json, what
+copied from the program's output. The texts checked are README.md, lessons/<track>/README.md,
+lessons/<track>/NOTES.md (a track's appendix: material moved out of its READMEs to keep them
+short) and lessons/<track>/<NN_name>/README.md. The reports are slides/data/<gpu>/<name>.json, what
 `course-ladders ... --format json` printed on that GPU (slides/data/README.md lists each one's
 command).
 
@@ -191,6 +192,8 @@ def texts():
         if not track_dir.is_dir() or not (track_dir / "README.md").exists():
             continue
         yield track_dir / "README.md", track_dir.name
+        if (track_dir / "NOTES.md").exists():
+            yield track_dir / "NOTES.md", track_dir.name
         for lesson in sorted(track_dir.iterdir()):
             if lesson.is_dir() and re.match(r"\d\d_", lesson.name) and (lesson / "README.md").exists():
                 yield lesson / "README.md", track_dir.name
