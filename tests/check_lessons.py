@@ -14,7 +14,7 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     calculator) has no kernel in its starter either.
 
  2. Nsight Compute regexes. Every `regex:PATTERN` in the lesson's README.md and in the track's
-    README.md must match (Python re.search) the kernel names of exactly one step of the track:
+    README.md and NOTES.md must match (Python re.search) the kernel names of exactly one step of the track:
     none would profile nothing, two would profile whichever launches first. In a lesson README,
     that step must be this one or an earlier one (a comparison, e.g. "# step 01"), and at least
     one of its regexes must match this step's kernel. The kernel regexes of .ci/gpu-check (its
@@ -117,6 +117,12 @@ def kernels(path):
 # ---------------------------------------------------------------- regexes
 
 REGEX = re.compile(r"""regex:(?:'([^']*)'|"([^"]*)"|([^\s`'"]+))""")
+
+
+def track_texts(track):
+    """The track's texts that may hold ncu commands: its README and its appendix, NOTES.md."""
+    return [t for t in ("lessons/%s/README.md" % track, "lessons/%s/NOTES.md" % track)
+            if os.path.exists(os.path.join(ROOT, t))]
 
 
 def regexes(path):
@@ -338,16 +344,16 @@ def main():
             track_problems.append("%s: no `profile %s SIZE METRICS REGEX...` line in its ncu section: every track "
                                   "with kernels has one (CONTRIBUTING.md, adding a track)" % (gpu_path, track))
 
-        # Regexes of the track README and of .ci/gpu-check.
-        track_readme = "lessons/%s/README.md" % track
-        track_rx = regexes(track_readme) if os.path.exists(os.path.join(ROOT, track_readme)) else []
-        for pattern, line in track_rx:
-            hit = steps_matched(pattern, solution_kernels)
-            if hit is None or len(hit) != 1:
-                track_problems.append("%s:%d: regex:%s %s" % (
-                    track_readme, line, pattern, "is not a valid regex" if hit is None else
-                    "matches no kernel of the %s track" % track if not hit else
-                    "matches kernels of steps %s: ncu would profile whichever launches first%s" % (", ".join(hit), hint)))
+        # Regexes of the track README, of its appendix (NOTES.md) and of .ci/gpu-check.
+        for track_readme in track_texts(track):
+            for pattern, line in regexes(track_readme):
+                hit = steps_matched(pattern, solution_kernels)
+                if hit is None or len(hit) != 1:
+                    track_problems.append("%s:%d: regex:%s %s" % (
+                        track_readme, line, pattern, "is not a valid regex" if hit is None else
+                        "matches no kernel of the %s track" % track if not hit else
+                        "matches kernels of steps %s: ncu would profile whichever launches first%s"
+                        % (", ".join(hit), hint)))
         for rx_track, pattern, line in gpu_regexes:
             if rx_track != track:
                 continue
@@ -476,8 +482,7 @@ def main():
               "solution and test" % (len(track_steps), sum(len(f) for f in track_steps.values())))
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
-            gpu_path, gpu_count + sum(len(regexes("lessons/%s/README.md" % t)) for t in track_steps
-                                      if os.path.exists(os.path.join(ROOT, "lessons/%s/README.md" % t)))))
+            gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))
     print("%d passed, %d failed%s" % (passed, failed, "; %d problem(s) in track READMEs or %s" % (
         len(track_problems), gpu_path) if track_problems else ""))
     return 1 if failed or track_problems else 0
