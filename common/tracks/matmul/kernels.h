@@ -13,6 +13,7 @@
 // the ladder, in tracks/matmul/track.h.
 #pragma once
 
+#include "course/gemm_check.h"
 #include "course/kernel_copy.h"
 
 #include <cuda_runtime.h>
@@ -66,6 +67,6 @@ inline namespace COURSE_KERNEL_COPY {
 
 // A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
 // course::Error if the y count passes CUDA's limit of 65535.
-dim3 grid_for(int x_extent, int x_tile, int y_extent, int y_tile);
+using course::gemm::grid_for;
 
 }  // namespace matmul

@@ -39,6 +39,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/gemm_check.h"
 #include "course/runner.h"
 #include "course/targets.h"
 #include "course/track.h"
@@ -67,16 +68,16 @@ struct Step {
     Attributes attributes;
 };
 
-struct Shape {
-    int M = 0, N = 0, K = 0;
-    double flops() const { return 2.0 * M * static_cast<double>(N) * K; }
-    std::string describe() const;  // "4096 x 4096 x 4096"
-};
-
-// A shape from three sizes, or course::UsageError naming `what`: each must be
-// at least 1, and each matrix must have fewer than 2^31 elements (the kernels
-// index with int).
-Shape make_shape(std::uint64_t M, std::uint64_t N, std::uint64_t K, const std::string& what = "--size");
+// The shape, the elements checked and the double-precision reference are the
+// course's matrix-product checks (course/gemm_check.h), shared with the other
+// track that multiplies matrices; the tolerance below is this track's.
+using course::gemm::checks_every_element;
+using course::gemm::make_shape;
+using course::gemm::Reference;
+using course::gemm::reference_all;
+using course::gemm::reference_at;
+using course::gemm::sample_indices;
+using course::gemm::Shape;
 
 inline constexpr int kDefaultSize = 4096;
 inline constexpr std::size_t kSampledElements = 4096;
@@ -84,33 +85,11 @@ inline constexpr std::size_t kSampledElements = 4096;
 // The tolerance of the rule above: 4 * sqrt(K) * 2^-24.
 double relative_tolerance(int K);
 
-// True when every element of C is checked (M * N <= 2^20, M * N * K <= 2^30).
-bool checks_every_element(Shape shape);
-
-// What a result is compared with: the elements of C to check, and for each its
-// double-precision value and its scale (sum_k |a_ik * b_kj|).
-struct Reference {
-    Shape shape;
-    bool every_element = false;        // all of C, in order (indices is then empty)
-    std::vector<std::size_t> indices;  // otherwise the elements checked: row * N + col
-    std::vector<double> want;
-    std::vector<double> scale;
-};
-
-// The elements a sampled check looks at, sorted and without repeats: the last
-// row, the last column, and `samples` seeded random ones.
-std::vector<std::size_t> sample_indices(Shape shape, std::size_t samples, std::uint64_t seed);
-
-// The reference at `indices` of A * B (host arrays, row-major, a.size() ==
-// M * K, b.size() == K * N), in double precision, using every CPU core.
-Reference reference_at(const std::vector<float>& a, const std::vector<float>& b, Shape shape,
-                       std::vector<std::size_t> indices);
-// The reference of every element (the full product).
-Reference reference_all(const std::vector<float>& a, const std::vector<float>& b, Shape shape);
-
 // Compares C (host copy, M * N floats) with `reference` under the rule above;
 // a mismatch is reported with its row and column.
-course::CheckResult compare_with_reference(const float* c, const Reference& reference);
+inline course::CheckResult compare_with_reference(const float* c, const Reference& reference) {
+    return course::gemm::compare_with_reference(c, reference, relative_tolerance(reference.shape.K));
+}
 
 // Inputs on the GPU (uniform in [-1, 1], seeded) and the reference on the
 // host. `offset` shifts A, B and C by that many floats from their
