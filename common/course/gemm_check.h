@@ -21,6 +21,9 @@ struct Shape {
     std::string describe() const;  // "4096 x 4096 x 4096"
 };
 
+// A count of FLOP as the ladders' titles give it: "137.4 GFLOP", "4.2 MFLOP".
+std::string describe_flops(double flops);
+
 // A shape from three sizes, or course::UsageError naming `what`: each must be
 // at least 1, and each matrix must have fewer than 2^31 elements (the kernels
 // index with int).

@@ -6,12 +6,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace course::gemm {
 
 namespace {
 constexpr std::uint64_t kInt32Limit = std::uint64_t{1} << 31;
 }  // namespace
+
+std::string describe_flops(double flops) {
+    char text[48];
+    if (flops >= 1e9)
+        std::snprintf(text, sizeof text, "%.1f GFLOP", flops / 1e9);
+    else if (flops >= 1e6)
+        std::snprintf(text, sizeof text, "%.1f MFLOP", flops / 1e6);
+    else
+        std::snprintf(text, sizeof text, "%.0f FLOP", flops);
+    return text;
+}
 
 std::string Shape::describe() const {
     return std::to_string(M) + " x " + std::to_string(N) + " x " + std::to_string(K);

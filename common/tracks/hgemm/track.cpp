@@ -1,6 +1,7 @@
 #include "tracks/hgemm/track.h"
 
 #include "course/check.h"
+#include "course/cublas_handle.h"
 #include "course/options.h"
 #include "course/parallel.h"
 #include "course/random.h"
@@ -11,54 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
-// A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
-// report as CUDA_CHECK gives for the runtime.
-#define CUBLAS_CHECK(expression)                                                                              \
-    do {                                                                                                      \
-        const cublasStatus_t hgemm_status_ = (expression);                                                    \
-        if (hgemm_status_ != CUBLAS_STATUS_SUCCESS)                                                           \
-            throw course::Error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + #expression + \
-                                " failed: " + cublasGetStatusName(hgemm_status_) + " (" +                     \
-                                cublasGetStatusString(hgemm_status_) + ")");                                  \
-    } while (0)
-
 namespace hgemm {
-
-namespace {
-
-std::string describe_flops(double flops) {
-    char text[48];
-    if (flops >= 1e9)
-        std::snprintf(text, sizeof text, "%.1f GFLOP", flops / 1e9);
-    else if (flops >= 1e6)
-        std::snprintf(text, sizeof text, "%.1f MFLOP", flops / 1e6);
-    else
-        std::snprintf(text, sizeof text, "%.0f FLOP", flops);
-    return text;
-}
-
-// One cuBLAS handle per program, created on first use. Its destructor runs at
-// exit before the CUDA runtime's own clean-up (it was registered after the
-// runtime started), so compute-sanitizer's leak check sees nothing left.
-class CublasHandle {
-public:
-    CublasHandle() {
-        CUBLAS_CHECK(cublasCreate(&handle_));
-        // The default math mode: FP16 inputs run on the tensor cores.
-        CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-    }
-    ~CublasHandle() {
-        if (handle_ != nullptr) cublasDestroy(handle_);
-    }
-    CublasHandle(const CublasHandle&) = delete;
-    CublasHandle& operator=(const CublasHandle&) = delete;
-    cublasHandle_t get() const { return handle_; }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
-
-}  // namespace
 
 double relative_tolerance(int K) { return 8.0 * std::sqrt(static_cast<double>(K)) * 0x1.0p-24; }
 
@@ -148,7 +102,8 @@ course::CheckResult Problem::check() const {
 }
 
 void cublas_gemm_ex(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
-    static CublasHandle handle;
+    // The default math mode: FP16 inputs run on the tensor cores.
+    static course::CublasHandle handle(CUBLAS_DEFAULT_MATH);
     const float alpha = 1.0f, beta = 0.0f;
     CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
     // Column-major, cuBLAS sees our row-major B (K x N) as B^T (N x K, leading
@@ -190,7 +145,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     course::Ladder ladder;
     ladder.track = "hgemm";
     ladder.problem = "C = A * B, FP16 in, FP32 accumulate and out, M x N x K = " + shape.describe() + ", " +
-                     describe_flops(shape.flops()) + " per run; " + problem.check_description();
+                     course::gemm::describe_flops(shape.flops()) + " per run; " + problem.check_description();
     ladder.unit = course::Unit::flops;
     ladder.peak = peak;
     ladder.library_name = "cuBLAS";

@@ -1,6 +1,7 @@
 #include "tracks/matmul/track.h"
 
 #include "course/check.h"
+#include "course/cublas_handle.h"
 #include "course/options.h"
 #include "course/parallel.h"
 #include "course/random.h"
@@ -14,53 +15,7 @@
 #include <optional>
 #include <utility>
 
-// A cuBLAS call that did not return CUBLAS_STATUS_SUCCESS: the same one-line
-// report as CUDA_CHECK gives for the runtime.
-#define CUBLAS_CHECK(expression)                                                                              \
-    do {                                                                                                      \
-        const cublasStatus_t matmul_status_ = (expression);                                                   \
-        if (matmul_status_ != CUBLAS_STATUS_SUCCESS)                                                          \
-            throw course::Error(std::string(__FILE__) + ":" + std::to_string(__LINE__) + ": " + #expression + \
-                                " failed: " + cublasGetStatusName(matmul_status_) + " (" +                    \
-                                cublasGetStatusString(matmul_status_) + ")");                                 \
-    } while (0)
-
 namespace matmul {
-
-namespace {
-
-std::string describe_flops(double flops) {
-    char text[48];
-    if (flops >= 1e9)
-        std::snprintf(text, sizeof text, "%.1f GFLOP", flops / 1e9);
-    else if (flops >= 1e6)
-        std::snprintf(text, sizeof text, "%.1f MFLOP", flops / 1e6);
-    else
-        std::snprintf(text, sizeof text, "%.0f FLOP", flops);
-    return text;
-}
-
-// One cuBLAS handle per program, created on first use. Its destructor runs at
-// exit before the CUDA runtime's own clean-up (it was registered after the
-// runtime started), so compute-sanitizer's leak check sees nothing left.
-class CublasHandle {
-public:
-    CublasHandle() {
-        CUBLAS_CHECK(cublasCreate(&handle_));
-        CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH));
-    }
-    ~CublasHandle() {
-        if (handle_ != nullptr) cublasDestroy(handle_);
-    }
-    CublasHandle(const CublasHandle&) = delete;
-    CublasHandle& operator=(const CublasHandle&) = delete;
-    cublasHandle_t get() const { return handle_; }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
-
-}  // namespace
 
 double relative_tolerance(int K) { return 4.0 * std::sqrt(static_cast<double>(K)) * 0x1.0p-24; }
 
@@ -120,7 +75,7 @@ course::CheckResult Problem::check() const {
 }
 
 void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
-    static CublasHandle handle;
+    static course::CublasHandle handle(CUBLAS_PEDANTIC_MATH);
     const float alpha = 1.0f, beta = 0.0f;
     CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
     // Column-major, cuBLAS sees our row-major B (K x N) as B^T (N x K, leading
@@ -155,8 +110,8 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     Problem problem(shape, run.options.seed);
     course::Ladder ladder;
     ladder.track = "matmul";
-    ladder.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " + describe_flops(shape.flops()) +
-                     " per run; " + problem.check_description();
+    ladder.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " +
+                     course::gemm::describe_flops(shape.flops()) + " per run; " + problem.check_description();
     ladder.unit = course::Unit::flops;
     ladder.peak = run.harness.device.peak_fp32_gflops;
     ladder.library_name = "cuBLAS";
@@ -189,8 +144,8 @@ std::vector<course::Sweep> run_config_sweeps(const std::vector<TunedStep>& steps
         sweep.track = "matmul";
         sweep.lesson = course::step_label(step.number);
         sweep.title = "step " + course::step_label(step.number) + "'s tile configurations, each alone";
-        sweep.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " + describe_flops(shape.flops()) +
-                        " per run; " + problem.check_description();
+        sweep.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " +
+                        course::gemm::describe_flops(shape.flops()) + " per run; " + problem.check_description();
         sweep.parameter = "configuration (BM x BN x BK, stages, threads)";
         sweep.student = step.number == run.student_step;
         sweep.unit = course::Unit::flops;
