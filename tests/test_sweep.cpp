@@ -175,3 +175,27 @@ TEST_CASE("--profile fills each point's achieved occupancy, matched by run_index
     CHECK_FALSE(done.points[2].values[1].has_value());
     CHECK(contains(done.notes.back(), "achieved occupancy: profiled by Nsight Compute"));
 }
+
+TEST_CASE("a point faster than the GPU's theoretical peak by more than the margin fails") {
+    course::Sweep sweep;
+    sweep.unit = course::Unit::bandwidth;
+    sweep.peak = 1000.0;  // GB/s
+    const auto point_at = [](double median_ms) {
+        course::SweepPoint point = course::sweep_point(1, "1", 1e9);  // 1 GB a run
+        point.time.runs = 5;
+        point.time.median_ms = point.time.min_ms = point.time.max_ms = median_ms;
+        return point;
+    };
+    course::SweepPoint plausible = point_at(0.5);  // 2000 GB/s: 2x the peak, writes left in L2
+    course::enforce_peak(sweep, plausible);
+    CHECK(plausible.check.ok);
+    course::SweepPoint impossible = point_at(0.1);  // 10000 GB/s
+    course::enforce_peak(sweep, impossible);
+    REQUIRE_FALSE(impossible.check.ok);
+    CHECK(impossible.check.summary().find("faster than this GPU can move it") != std::string::npos);
+    CHECK(impossible.check.summary().find("10.00x its theoretical peak") != std::string::npos);
+    course::Sweep no_peak;
+    course::SweepPoint unbounded = point_at(0.1);
+    course::enforce_peak(no_peak, unbounded);
+    CHECK(unbounded.check.ok);
+}

@@ -32,4 +32,18 @@ SweepPoint sweep_point(double x, const std::string& label, double work);
 // runs.
 SweepPoint measure_point(Harness& harness, SweepPoint point, const KernelRun& run, const std::string& what);
 
+// No point faster than the hardware. A sweep has no measured ceiling, only
+// the GPU's theoretical peak (Sweep::peak), so the bound is looser than a
+// ladder's (course/ladder.h, enforce_ceiling): the L2 flush before each timed
+// run sends the inputs to DRAM, but a kernel's writes may still sit in L2 when
+// it ends, so one that reads n bytes at the peak and writes n can show up to
+// twice the peak in bytes moved over its time; 2.5x leaves room for noise. A
+// result replayed instead of computed runs at many times the peak.
+inline constexpr double kSweepPeakMargin = 2.5;
+
+// Fails `point` (measured, checked) when its throughput exceeds sweep.peak x
+// kSweepPeakMargin: "faster than this GPU can move it ...". A sweep without a
+// peak is left as it is.
+void enforce_peak(const Sweep& sweep, SweepPoint& point);
+
 }  // namespace course

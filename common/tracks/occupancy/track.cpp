@@ -333,6 +333,7 @@ course::Sweep divergence_sweep(DivergenceLauncher launch, bool short_cases, int 
         course::SweepPoint point = course::sweep_point(cases, cases_label(cases), problem.bytes_moved());
         point = course::measure_point(run.harness, point, problem.run(launch, cases, rounds, short_cases),
                                       "step " + course::step_label(step) + ", N = " + cases_label(cases));
+        course::enforce_peak(sweep, point);
         sweep.points.push_back(point);
     }
     const double first = sweep.points.front().time.median_ms;
@@ -513,6 +514,7 @@ std::vector<course::Sweep> stream_sweeps(StreamLauncher launch, Calculator calcu
         course::SweepPoint point = course::sweep_point(x, label, problem.bytes_moved());
         point = course::measure_point(run.harness, point, kernel_run,
                                       "step " + course::step_label(step) + ", " + sweep.parameter + " " + label);
+        course::enforce_peak(sweep, point);
         if (step == 3)
             point.values = {held, predicted.occupancy, std::nullopt};
         else
