@@ -6,7 +6,10 @@
 A figure is a number with a decimal point in a README: in prose, in a table, in a ladder
 copied from the program's output. The texts checked are README.md, lessons/<track>/README.md,
 lessons/<track>/NOTES.md (a track's appendix: material moved out of its READMEs to keep them
-short) and lessons/<track>/<NN_name>/README.md. The reports are slides/data/<gpu>/<name>.json, what
+short), lessons/<track>/<NN_name>/README.md and the decks slides/<track>.md (a deck's track is
+its file name; what is the deck's Marp syntax, not its text, is skipped: the front matter
+between the first two `---` lines, `<style>` blocks and scoped style tags, image size
+attributes such as `![h:590](...)`). The reports are slides/data/<gpu>/<name>.json, what
 `course-ladders ... --format json` printed on that GPU (slides/data/README.md lists each one's
 command).
 
@@ -188,6 +191,8 @@ def load_reports():
 
 def texts():
     yield ROOT / "README.md", None
+    for deck in sorted((ROOT / "slides").glob("*.md")):
+        yield deck, deck.stem
     for track_dir in sorted((ROOT / "lessons").iterdir()):
         if not track_dir.is_dir() or not (track_dir / "README.md").exists():
             continue
@@ -197,6 +202,24 @@ def texts():
         for lesson in sorted(track_dir.iterdir()):
             if lesson.is_dir() and re.match(r"\d\d_", lesson.name) and (lesson / "README.md").exists():
                 yield lesson / "README.md", track_dir.name
+
+
+STYLE = re.compile(r"<style\b[^>]*>.*?</style>", re.S)
+IMAGE_SIZE = re.compile(r"!\[[^\]]*\]\(")
+
+
+def deck_lines(text):
+    """A Marp deck's lines with its syntax blanked, so that only what the slides say is
+    checked: the front matter (between the first two `---` lines: the theme's CSS), `<style>`
+    blocks and scoped style tags (CSS sizes), and image alt texts (Marp's size attributes,
+    `![h:590](...)`). Blanked, not removed, so that line numbers stay the file's."""
+    lines = text.splitlines()
+    if lines and lines[0].strip() == "---":
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+        if end is not None:
+            lines[: end + 1] = [""] * (end + 1)
+    text = STYLE.sub(lambda m: "\n" * m.group(0).count("\n"), "\n".join(lines))
+    return [IMAGE_SIZE.sub("![](", line) for line in text.splitlines()]
 
 
 def load_list():
@@ -327,7 +350,10 @@ def main():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
         values = sorted(v for r in scope for v in r.values)
-        lines = path.read_text().splitlines()
+        if path.parent.name == "slides":
+            lines = deck_lines(path.read_text())
+        else:
+            lines = path.read_text().splitlines()
         ladder_lines = set()
         for start, block in ladder_blocks(lines):
             rows = check_ladder_block(start, block, lines, reports, rel, problems)
