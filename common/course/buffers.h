@@ -98,15 +98,18 @@ public:
     explicit DeviceBuffer(const std::vector<T>& host) : Base(host.size()) { upload(host); }
 
     void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+    // Replaces the buffer's contents, in order with all other work: the copy
+    // runs on the default stream, which non-blocking streams (the harness's)
+    // do not wait for, and from pageable memory cudaMemcpy may return before
+    // the data has reached the device. So the upload waits for the device
+    // before (no kernel may still read the old values) and after (it is done
+    // when it returns). Uploads are set-up work, never timed.
     void upload(const T* host, std::size_t count) {
         require_size(count, "upload");
         if (count == 0) return;
+        CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
-        // From pageable memory, cudaMemcpy may return before the data has
-        // reached the device; a kernel on a non-blocking stream (the
-        // harness's) would not wait for it. Waiting here makes an upload done
-        // when it returns.
-        CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+        CUDA_CHECK(cudaDeviceSynchronize());
     }
     std::vector<T> download() const {
         std::vector<T> host(size());

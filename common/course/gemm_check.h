@@ -53,6 +53,15 @@ Reference reference_at(const std::vector<float>& a, const std::vector<float>& b,
 // The reference of every element (the full product).
 Reference reference_all(const std::vector<float>& a, const std::vector<float>& b, Shape shape);
 
+// What a problem checks against: every element where
+// checks_every_element(shape), otherwise `samples` elements at random (from
+// `seed`) plus the last row and the last column.
+Reference reference_for(const std::vector<float>& a, const std::vector<float>& b, Shape shape, std::size_t samples,
+                        std::uint64_t seed);
+// "every element checked" or "12287 elements checked (4096 random, the last
+// row and the last column)", for a reference from reference_for.
+std::string describe_check(const Reference& reference, std::size_t samples);
+
 // Compares C (host copy, M * N floats) with `reference`: |got - want| <=
 // relative_tolerance * scale; a mismatch is reported with its row and column.
 CheckResult compare_with_reference(const float* c, const Reference& reference, double relative_tolerance);

@@ -63,7 +63,9 @@ struct KernelRun {
     // Writes input set `set` into the problem's input buffers (the same
     // buffers, new values: set 0 is the problem's own seeded values, sets 1
     // and 2 come from other seeds) and makes check() compare with that set's
-    // reference. Empty: the problem has one set of inputs.
+    // reference. Empty: the problem has one set of inputs. It needs no
+    // synchronisation of its own: DeviceBuffer::upload waits for the device
+    // before and after the copy.
     std::function<void(int set, cudaStream_t)> use_inputs = {};
     // The state the step's contract says the harness sets up before a step's
     // first launch (the reduction's zeroed scratch); called once per row,

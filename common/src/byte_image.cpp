@@ -102,11 +102,11 @@ DeviceImage::DeviceImage(int width, int height, int pitch)
 
 void DeviceImage::upload(const std::vector<std::uint8_t>& pixels) {
     if (pixels.size() != static_cast<std::size_t>(width_) * height_) throw Error("DeviceImage::upload: size mismatch");
+    // In order with all other work, as DeviceBuffer::upload (course/buffers.h).
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy2D(data(), static_cast<std::size_t>(pitch_), pixels.data(), static_cast<std::size_t>(width_),
                             static_cast<std::size_t>(width_), static_cast<std::size_t>(height_),
                             cudaMemcpyHostToDevice));
-    // A copy from pageable memory may return before its DMA is done, and the
-    // harness's stream does not wait for the default stream: wait here.
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -157,10 +157,7 @@ const ByteImages::InputSet& ByteImages::input_set(int set) {
 
 void ByteImages::use_inputs(int set, cudaStream_t) {
     const InputSet& inputs = input_set(set);
-    // The copies below run on the default stream, which does not wait for a
-    // non-blocking stream: no kernel may still be reading the input.
-    CUDA_CHECK(cudaDeviceSynchronize());
-    in_.upload(inputs.input.pixels);  // ends with cudaDeviceSynchronize
+    in_.upload(inputs.input.pixels);
     if (texture_copy_) texture_copy_->upload(inputs.input.pixels);
     current_ = set;
 }

@@ -126,6 +126,18 @@ Reference reference_all(const std::vector<float>& a, const std::vector<float>& b
     return reference;
 }
 
+Reference reference_for(const std::vector<float>& a, const std::vector<float>& b, Shape shape, std::size_t samples,
+                        std::uint64_t seed) {
+    return checks_every_element(shape) ? reference_all(a, b, shape)
+                                       : reference_at(a, b, shape, sample_indices(shape, samples, seed));
+}
+
+std::string describe_check(const Reference& reference, std::size_t samples) {
+    if (reference.every_element) return "every element checked";
+    return std::to_string(reference.indices.size()) + " elements checked (" + std::to_string(samples) +
+           " random, the last row and the last column)";
+}
+
 CheckResult compare_with_reference(const float* c, const Reference& reference, double rel) {
     CheckResult result;
     if (reference.every_element) {

@@ -52,7 +52,7 @@ public:
 
     // Writes input set `set` into a and b (the same buffers; set 0: the
     // constructor's seed) and makes check() compare with its sum.
-    void use_inputs(int set, cudaStream_t stream);
+    void use_inputs(int set);
 
 private:
     struct Inputs {

@@ -114,12 +114,7 @@ const std::vector<unsigned>& DivergenceProblem::input(int set) {
 
 void DivergenceProblem::use_inputs(int set, cudaStream_t) {
     const std::vector<unsigned>& values = input(set);
-    // The upload runs on the default stream, which does not wait for a
-    // non-blocking stream, and from pageable memory may return before it is
-    // done: wait for the GPU on both sides of it.
-    CUDA_CHECK(cudaDeviceSynchronize());
     in_.upload(values);
-    CUDA_CHECK(cudaDeviceSynchronize());
     current_ = set;
 }
 
@@ -235,10 +230,7 @@ const StreamProblem::InputSet& StreamProblem::input_set(int set) {
 
 void StreamProblem::use_inputs(int set, cudaStream_t) {
     const InputSet& inputs = input_set(set);
-    // As DivergenceProblem::use_inputs: wait for the GPU on both sides.
-    CUDA_CHECK(cudaDeviceSynchronize());
     in_.upload(inputs.input);
-    CUDA_CHECK(cudaDeviceSynchronize());
     current_ = set;
 }
 

