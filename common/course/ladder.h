@@ -75,6 +75,12 @@ inline constexpr double kMeasuredCeilingMargin = 1.25;
 // not be beaten at all; 5% covers the clock the device reports.
 inline constexpr double kPeakCeilingMargin = 1.05;
 
+// The failed check of a row or point whose `throughput` (in `unit`) exceeds
+// `bound` ("a read-only sweep of the same bytes", "its theoretical peak")
+// beyond its margin: "faster than this GPU can move it: ...: the kernel did not
+// do the work it was given".
+CheckResult faster_than_the_hardware(double throughput, Unit unit, double bound, const std::string& bound_what);
+
 // Sets the ladder's ceiling to the throughput of row `row` (a copy of the same
 // bytes measured in the ladder; left unset when that row failed its check).
 void ceiling_from_row(Ladder& ladder, std::size_t row, const std::string& what);

@@ -216,18 +216,21 @@ void ceiling_from_row(Ladder& ladder, std::size_t row, const std::string& what) 
     set_ceiling(ladder, throughput(rung), what, kMeasuredCeilingMargin);
 }
 
+CheckResult faster_than_the_hardware(double throughput, Unit unit, double bound, const std::string& bound_what) {
+    const bool flops = unit == Unit::flops;
+    const std::string per_second = flops ? " GFLOP/s" : " GB/s";
+    return failed_check(std::string("faster than this GPU can ") + (flops ? "compute" : "move") +
+                        " it: " + format_fixed(throughput, 1) + per_second + ", " +
+                        format_fixed(throughput / bound, 2) + "x " + bound_what + " (" + format_fixed(bound, 1) +
+                        per_second + "): the kernel did not do the work it was given");
+}
+
 void enforce_ceiling(Ladder& ladder) {
     if (ladder.ceiling <= 0 || ladder.ceiling_margin <= 0) return;
-    const bool flops = ladder.unit == Unit::flops;
-    const std::string unit = flops ? " GFLOP/s" : " GB/s";
     for (Rung& rung : ladder.rungs) {
         if (!rung.check.ok || rung.time.runs == 0 || rung.time.median_ms <= 0 || rung.work <= 0) continue;
-        const double ratio = throughput(rung) / ladder.ceiling;
-        if (ratio <= ladder.ceiling_margin) continue;
-        rung.check = failed_check(std::string("faster than this GPU can ") + (flops ? "compute" : "move") +
-                                  " it: " + format_fixed(throughput(rung), 1) + unit + ", " + format_fixed(ratio, 2) +
-                                  "x " + ladder.ceiling_what + " (" + format_fixed(ladder.ceiling, 1) + unit +
-                                  "): the kernel did not do the work it was given");
+        if (throughput(rung) <= ladder.ceiling * ladder.ceiling_margin) continue;
+        rung.check = faster_than_the_hardware(throughput(rung), ladder.unit, ladder.ceiling, ladder.ceiling_what);
     }
 }
 

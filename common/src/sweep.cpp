@@ -28,14 +28,8 @@ void enforce_peak(const Sweep& sweep, SweepPoint& point) {
     if (sweep.peak <= 0 || !point.timed || !point.check.ok || point.time.runs == 0 || point.time.median_ms <= 0 ||
         point.work <= 0)
         return;
-    const double ratio = throughput(point) / sweep.peak;
-    if (ratio <= kSweepPeakMargin) return;
-    const bool flops = sweep.unit == Unit::flops;
-    const std::string unit = flops ? " GFLOP/s" : " GB/s";
-    point.check = failed_check(std::string("faster than this GPU can ") + (flops ? "compute" : "move") +
-                               " it: " + format_fixed(throughput(point), 1) + unit + ", " + format_fixed(ratio, 2) +
-                               "x its theoretical peak (" + format_fixed(sweep.peak, 1) + unit +
-                               "): the kernel did not do the work it was given");
+    if (throughput(point) <= sweep.peak * kSweepPeakMargin) return;
+    point.check = faster_than_the_hardware(throughput(point), sweep.unit, sweep.peak, "its theoretical peak");
 }
 
 }  // namespace course
