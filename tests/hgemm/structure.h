@@ -103,4 +103,34 @@ inline StructureCheck check_no_staging(Launcher launch) {
                 std::to_string(kTileBytes) + " bytes"};
 }
 
+// Step 04: step 03's tiling (8 x 8 blocks of 256 threads at 1024 x 1024),
+// with at least three stages of its padded tiles in shared memory (static and
+// dynamic, as the launch asks for them): 3 x 18,944 bytes. Step 03 has one
+// stage. A race in a pipeline of copies need not show in the results, and
+// the speed rule alone would grade the stages by a clock, so the stages are
+// checked by the shared memory they take, at a shape of whole tiles (the fast
+// path) and at a ragged one (17 x 33 x 65: the checked copies).
+inline StructureCheck check_stages(Launcher launch) {
+    constexpr std::size_t kStageBytes = (128 * (32 + 8) + 32 * (128 + 8)) * sizeof(__half);
+    constexpr std::size_t kMinimum = 3 * kStageBytes;
+    StructureCheck check{true, ""};
+    for (const Shape& shape : {Shape{1024, 1024, 256}, Shape{17, 33, 65}}) {
+        const course::LaunchRecord record = launches_at(launch, shape);
+        if (record.kernels.size() != 1)
+            return {false, "at " + shape.describe() + " the launcher enqueues " +
+                               std::to_string(record.kernels.size()) + " kernels, not one"};
+        const course::KernelLaunch& kernel = record.kernels[0];
+        const std::size_t blocks = static_cast<std::size_t>((shape.M + 127) / 128) * ((shape.N + 127) / 128);
+        if (!check.what.empty()) check.what += "; ";
+        check.what += "at " + shape.describe() + ": " + launch_shape(kernel);
+        if (kernel.blocks() != blocks || kernel.threads_per_block() != 256 || kernel.shared_bytes() < kMinimum) {
+            check.ok = false;
+            check.what += " (step 03's tiling is " + std::to_string(blocks) +
+                          " blocks of 256 threads, and three stages of its padded tiles take " +
+                          std::to_string(kMinimum) + " bytes)";
+        }
+    }
+    return check;
+}
+
 }  // namespace hgemm::testing

@@ -1,4 +1,4 @@
-// The grading checks itself (hgemm 01 to 03): each step's checks without a
+// The grading checks itself (hgemm 01 to 04): each step's checks without a
 // clock (tests/hgemm/structure.h) must pass the step's solution and fail the
 // untouched starter of the step, which is the previous step's solution (step
 // 01's starter writes nothing and fails on its results instead). A change
@@ -33,4 +33,9 @@ TEST_CASE("step 02's shared-tiles check passes step 02's solution") {
 TEST_CASE("step 03's no-staging check fails step 02's solution (the starter) and passes step 03's") {
     expect(hgemm::testing::check_no_staging(hgemm::step02_wmma_shared), false, "step 02's solution (the starter)");
     expect(hgemm::testing::check_no_staging(hgemm::step03_mma_ldmatrix), true, "step 03's solution");
+}
+
+TEST_CASE("step 04's stages check fails step 03's solution (the starter) and passes step 04's") {
+    expect(hgemm::testing::check_stages(hgemm::step03_mma_ldmatrix), false, "step 03's solution (the starter)");
+    expect(hgemm::testing::check_stages(hgemm::step04_async_copies), true, "step 04's solution");
 }

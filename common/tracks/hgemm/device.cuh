@@ -14,8 +14,11 @@
 //                       a time?
 //   copy_8_halves       step 02: 8 halves of a row into shared memory, one
 //                       16-byte load where it fits, zeros outside the matrix
+//   copy_8_halves_async step 04: the same with cp.async (course/async_copy.cuh):
+//                       the copy is issued and lands later
 #pragma once
 
+#include "course/async_copy.cuh"
 #include "course/check.h"
 #include "tracks/hgemm/kernels.h"
 
@@ -89,6 +92,26 @@ __device__ inline void copy_8_halves(__half* dst, const __half* __restrict__ X, 
                                      bool vectors) {
     if (vectors && row < rows && col + 8 <= cols) {
         *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(X + row * cols + col);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 8; ++j) dst[j] = half_or_zero(X, row, col + j, rows, cols);
+    }
+}
+
+// The same 8 halves, copied asynchronously where they may be: with `vectors`
+// and col a multiple of 8, one 16-byte cp.async, whose source size is 0 (16
+// bytes of zeros, nothing read) when the piece lies outside X; since cols is
+// then a multiple of 8 too, a piece is wholly inside or wholly outside. The
+// copy lands at a later copy_async_wait. Otherwise (rows that are not 16-byte
+// aligned) the halves are loaded one by one and stored at once, as in
+// copy_8_halves: the checked path, correct in any pipeline whose barrier
+// follows the store.
+__device__ inline void copy_8_halves_async(__half* dst, const __half* __restrict__ X, int row, int col, int rows,
+                                           int cols, bool vectors) {
+    if (vectors) {
+        const bool inside = row < rows && col < cols;
+        // Outside, the source is X's first element: no address past X is formed.
+        course::device::copy_async_or_zero<16>(dst, inside ? X + static_cast<long long>(row) * cols + col : X, inside);
     } else {
 #pragma unroll
         for (int j = 0; j < 8; ++j) dst[j] = half_or_zero(X, row, col + j, rows, cols);
