@@ -55,6 +55,25 @@ course::LaunchRecord launches_of(const Step& step) {
     return course::record_launches(problem.run(step.launch, problem.params()).launch);
 }
 
+StructureCheck check_kernel_per_alignment(Launcher graded) {
+    constexpr int kWidth = 1024, kHeight = 256;
+    const course::Image image = course::synthetic_image(kWidth, kHeight, 3, 3);
+    Problem aligned(image), misaligned(image, 3 * kWidth + 1, kWidth + 1);
+    const course::LaunchRecord words = course::record_launches(aligned.run(graded, aligned.params()).launch);
+    const course::LaunchRecord bytes = course::record_launches(misaligned.run(graded, misaligned.params()).launch);
+    if (words.kernels.size() != 1 || bytes.kernels.size() != 1)
+        return {false, "the launcher launched " + std::to_string(words.kernels.size()) + " and " +
+                           std::to_string(bytes.kernels.size()) + " kernels, not one"};
+    const bool separate = words.kernels.front().function != bytes.kernels.front().function;
+    return {separate, separate ? std::string("rows on 4-byte boundaries take a kernel of their own, rows one byte "
+                                             "past them another")
+                               : std::string("the launcher launches the same kernel for rows on 4-byte boundaries "
+                                             "and for rows one byte past them: one loop per case makes the "
+                                             "alignment a template parameter (fused_v8<true> walks words where a "
+                                             "warp's span is inside the image, fused_v8<false> bytes only), picked "
+                                             "by the launcher with rows_aligned(p, 4)")};
+}
+
 void check_speed(std::vector<Step> steps, const std::string& advice) {
     // The race's ladder leaves out the copy and NPP rows: only the steps.
     const auto steps_only = [](const std::vector<Step>& race, const course::TrackRun& run) {

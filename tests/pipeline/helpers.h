@@ -25,7 +25,7 @@ struct Shape {
 
 // Every shape a step must be exact at: smaller than the blur (1x1 .. 7x7),
 // odd sizes, long and flat, tall and thin, the edges of a warp's span in
-// step 06 (120, 124, 128 and 129 wide), past a power of two; and odd pitches
+// steps 06 to 08 (120, 124, 128 and 129 wide), past a power of two; and odd pitches
 // (a word stored across a row's end lands in the padding and is caught; 4-byte
 // words fall back to bytes).
 const std::vector<Shape>& grading_shapes();
@@ -37,6 +37,20 @@ void check_every_shape(const Step& step);
 
 // The kernels `step` launches for a 2048x2048 image, in order.
 course::LaunchRecord launches_of(const Step& step);
+
+// What a check without a clock saw, and whether it holds.
+struct StructureCheck {
+    bool ok = false;
+    std::string what;  // what was seen, and what was expected
+};
+
+// Step 08's one loop per case, where it shows without a clock: the rows'
+// alignment is the same for the whole image, so images whose rows allow
+// 4-byte words launch a kernel of their own (fused_v8<true> in the reference
+// solution), and images whose rows do not (pitches one byte past) another.
+// Step 07's kernel takes the alignment as an argument and branches on it
+// row by row: one kernel for both.
+StructureCheck check_kernel_per_alignment(Launcher graded);
 
 // The speed rule (tests/speed_rule.h) at 4096x4096: `steps` are the step
 // before's solution (left out for step 01), the reference solution of the

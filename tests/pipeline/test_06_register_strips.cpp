@@ -1,19 +1,19 @@
-// Grading test of pipeline step 06 (the fused kernel tuned). Built twice: against
-// lessons/pipeline/06_fused_strips/kernel.cu (suite "grade") and against the reference
-// solution (suite "solutions").
+// Grading test of pipeline step 06 (the fused kernel in registers, strips of
+// rows). Built twice: against lessons/pipeline/06_register_strips/kernel.cu
+// (suite "grade") and against the reference solution (suite "solutions").
 #include "doctest_include.h"
 
 #include "gpu_test.h"
 #include "pipeline/helpers.h"
 
-COURSE_SOLUTION_LAUNCHER(pipeline, step06_fused_strips)
+COURSE_SOLUTION_LAUNCHER(pipeline, step06_register_strips)
 
 namespace {
 
 using namespace pipeline;
 
-const Step kStep{6, "step 06", step06_fused_strips};
-const Step kReference{6, "", solution::step06_fused_strips};
+const Step kStep{6, "step 06", step06_register_strips};
+const Step kReference{6, "", solution::step06_register_strips};
 const Step kPrevious{5, "", step05_fused};
 }  // namespace
 
@@ -30,7 +30,8 @@ TEST_CASE("step 06 is one kernel that keeps everything in registers, several pix
                   " bytes of shared memory: neighbouring columns come from the neighbouring lanes (__shfl), earlier "
                   "rows from registers");
     CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: index the register windows with constants only (unrolled loops)");
+                  " bytes of local memory per thread: index the register arrays with constants only (loops the "
+                  "compiler unrolls)");
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
                   mine.blocks() * mine.threads_per_block(), " threads for 2048x2048 pixels; the reference runs ",
                   reference.blocks() * reference.threads_per_block(), " (4 columns and 16 rows each)");
@@ -38,12 +39,10 @@ TEST_CASE("step 06 is one kernel that keeps everything in registers, several pix
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/06_fused_strips/README.md.
-    testing::check_speed(
-        {kPrevious, kReference, kStep},
-        "a warp walks down a strip 128 columns wide, each lane 4 columns: three 4-byte RGB loads (2 rows ahead) "
-        "and one 4-byte store per row, running box sums of the row sums and 3 blurred rows in registers, "
-        "neighbouring columns by __shfl, the arithmetic on packed bytes with __dp2a and __dp4a; the README's Nsight "
-        "Compute command counts the instructions");
+    // The course's speed rule (tests/speed_rule.h).
+    testing::check_speed({kPrevious, kReference, kStep},
+                         "a warp walks down a strip 128 columns wide, each lane 4 columns: three 4-byte RGB loads and "
+                         "one 4-byte store per row where the rows allow, the last 7 row sums and 3 blurred rows in "
+                         "registers, neighbouring columns by __shfl, no shared memory; the README's Nsight Compute "
+                         "command counts the instructions");
 }

@@ -1,8 +1,8 @@
-// Image pipeline, step 06: the fused kernel tuned: 4 pixels per thread,
-// strips of rows, everything in registers. (your starting point: step 05's
-// solution)
+// Image pipeline, step 06: the fused kernel in registers: a warp walks down
+// a strip of rows, 4 pixels per lane, the halo from the neighbouring lanes
+// by __shfl. (your starting point: step 05's solution)
 //
-// Do the TODO(step 06)s; README.md in this folder explains each change and
+// Do the TODO(step 06)s; README.md in this folder explains the change and
 // what the profile says. Run with
 //     meson compile -C build pipeline-06 && build/lessons/pipeline-06
 #include "tracks/pipeline/device.cuh"
@@ -19,27 +19,21 @@ using device::at;
 using device::clamp_to;
 using device::grey_at;
 
-// TODO(step 06): the tuned kernel replaces the tiles below (README.md walks
+// TODO(step 06): the strip kernel replaces the tiles below (README.md walks
 // through it). A warp owns a span of 128 columns, each lane 4 of them, and
 // walks down a strip of 16 rows; lanes 0 and 31 only compute the halo, so a
-// warp writes 120 columns. Per grey row: the lane's 12 RGB bytes as three
-// 4-byte loads, issued two rows ahead of their use, the 4 greys with __dp2a
-// (two 16-bit weights times two bytes), the neighbours' greys by
-// __shfl_up_sync / __shfl_down_sync, the 7-tap row sums with __dp4a, two
-// per 32-bit register as 16-bit halves; the column pass as two running
-// 4-row box sums (1 2 3 4 3 2 1 is 1 1 1 1 convolved with itself) in rings
-// of 4 registers, walked 4 rows a turn so their indices are constants; the
-// last 3 blurred rows in registers; the edge's square root capped at 255^2
-// and taken by sqrt.approx. One loop per case: strips away from the top and
-// bottom skip the clamps; warps whose span leaves the image, or rows not
-// 4-byte aligned, read and write bytes.
+// warp writes 120 columns. Per grey row: the lane's 12 RGB bytes (three
+// 4-byte loads where rows_aligned allows and the span is inside the image,
+// else bytes at clamped columns), its 4 greys, the neighbours' greys by
+// __shfl_up_sync / __shfl_down_sync, the 4 row sums; the last 7 row sums
+// and the last 3 blurred rows stay in registers (arrays indexed by
+// constants only), the neighbours' blurred pixels again by __shfl.
 constexpr int kBlockX = 32, kBlockY = 8;                   // one edge pixel per thread
 constexpr int kBlurX = kBlockX + 2, kBlurY = kBlockY + 2;  // the blurred tile: the Sobel's 1-pixel halo
 constexpr int kGreyX = kBlurX + 2 * kRadius, kGreyY = kBlurY + 2 * kRadius;  // the grey tile: the blur's halo too
 
-// TODO(step 06): the kernel's new body: see the TODO above; the helpers it
-// needs (bytes4, halves, dot4_signed, greys_of_words, row_pass, ColumnSums,
-// windows_of, edge_byte, Way) are described in README.md.
+// TODO(step 06): the kernel's new body, one loop down the strip: see the
+// TODO above; it takes `bool aligned` (rows_aligned(p, 4)) too.
 __global__ void fused_v6(Params p) {
     __shared__ std::uint8_t grey[kGreyY][kGreyX];
     __shared__ int rows[kGreyY][kBlurX];
@@ -90,7 +84,7 @@ __global__ void fused_v6(Params p) {
 
 }  // namespace
 
-void step06_fused_strips(const Params& p, cudaStream_t stream) {
+void step06_register_strips(const Params& p, cudaStream_t stream) {
     // TODO(step 06): blocks of 2 warps side by side (2 spans of 120 written
     // columns) over strips of 16 rows; pass rows_aligned(p, 4) to the kernel.
     fused_v6<<<grid_for(p, kBlockX, kBlockY), dim3(kBlockX, kBlockY), 0, stream>>>(p);

@@ -1,30 +1,24 @@
-// Step 06: the fused kernel tuned: 4 pixels per thread, strips of rows,
-// everything in registers.
+// Step 07: the fused strips with fewer instructions per pixel: packed byte
+// arithmetic and running box sums.
 //
-// Step 05 reads and writes 4 bytes a pixel, but the profile says it is not
-// bandwidth bound: the SM is busy with instructions (byte loads and stores
-// to shared memory, index arithmetic, three __syncthreads() per tile) and
-// recomputes a 40x16 grey tile for 32x8 pixels. This step keeps the data in
-// registers and makes each instruction do more:
-//  * A warp owns a span of 128 columns, each lane 4 of them, and walks down a
-//    strip of kRows rows. Each RGB row is three 4-byte loads per lane (a
-//    warp's loads are 384 contiguous bytes), issued kAhead rows before their
-//    use, and each edge row one 4-byte store. Lanes 0 and 31 compute only
-//    the halo: a warp writes 120 columns.
-//  * Walking down, the blur's vertical pass and the Sobel need the rows above:
-//    running sums of the row sums and the last 3 blurred rows stay in
-//    registers, so each row is computed once per strip (the strip's first 8
-//    rows are its only recomputed halo).
-//  * Neighbouring columns come from the neighbouring lanes, by __shfl.
+// Step 06 keeps everything in registers, but works one pixel and one tap at
+// a time: a byte pulled out of a word, multiplied, added, for each of a
+// grey's 3 channels, a row sum's 7 taps, a blurred pixel's 7 row sums and a
+// Sobel's 6 neighbours, then a correctly rounded square root. This step
+// makes each instruction do more, with the same walk as step 06:
 //  * The arithmetic runs on packed bytes: __dp2a and __dp4a multiply 2 or 4
 //    byte pairs and add them in one instruction (the grey of a pixel is two
 //    of them, a row sum of 7 taps two or three, a Sobel gradient two or
-//    three); two row sums share a 32-bit register as 16-bit halves for the
-//    vertical pass; the square root is the SFU's approximate one, exact here
-//    (see edge_byte).
-//  * Each case is its own loop: strips away from the top and bottom skip the
-//    clamps, and warps whose span leaves the image, or images whose rows are
-//    not 4-byte aligned, load and store byte by byte.
+//    three); two row sums share a 32-bit register as 16-bit halves.
+//  * The blur's column pass is two running box sums (1 2 3 4 3 2 1 is
+//    1 1 1 1 convolved with itself): a few additions a row, in rings of 4
+//    registers, the walk unrolled by 4 rows so that every ring index is a
+//    constant.
+//  * The Sobel's 3 blurred pixels around a column are one word, picked by
+//    __byte_perm with selectors computed once per lane (they clamp the
+//    columns: the border rule costs nothing per row).
+//  * The square root is the SFU's approximate one, exact here (see
+//    edge_byte).
 #include "tracks/pipeline/device.cuh"
 
 #include "course/check.h"
@@ -44,11 +38,9 @@ constexpr int kHalo = 1 + kRadius;                 // columns each side only fee
 constexpr int kOutputColumns = kSpan - 2 * kHalo;  // columns a warp writes
 constexpr int kRows = 16;                          // rows a warp writes, walking down
 constexpr int kWarps = 2;                          // warps per block, side by side
-constexpr int kAhead = 2;                          // RGB rows loaded ahead of the row being computed
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
 static_assert(kRows % 4 == 0 && 2 * kHalo % 4 == 0,
               "the walk takes 4 rows a turn: the column sums' rings have 4 slots");
-static_assert(4 % kAhead == 0, "the rows loaded ahead take slots t % kAhead, a constant in a turn of 4 rows");
 
 // Four bytes as one 32-bit word, b0 the lowest: the weights dp4a takes.
 constexpr unsigned bytes4(int b0, int b1, int b2, int b3) {
@@ -150,22 +142,14 @@ __device__ __forceinline__ unsigned edge_byte(unsigned up, unsigned mid, unsigne
     return __float_as_uint(r + 12582912.0f);
 }
 
-// How a warp walks its strip: whole words or bytes, rows clamped into the
-// image or not (a strip away from the top and bottom).
-template <bool kWords, bool kClampRows>
-struct Way {
-    static constexpr bool words = kWords, clamp_rows = kClampRows;
-};
-
 // What a lane carries down its strip.
 struct Lane {
-    ColumnSums lo, hi;          // the blur's column sums: columns 0, 1 and columns 2, 3
-    Windows up, mid, down;      // the windows of the last three blurred rows
-    unsigned last_blurred;      // the newest blurred row (the rows below the image repeat the last)
-    unsigned ahead[kAhead][3];  // the RGB words of the next kAhead rows, loaded before they are needed
+    ColumnSums lo, hi;      // the blur's column sums: columns 0, 1 and columns 2, 3
+    Windows up, mid, down;  // the windows of the last three blurred rows
+    unsigned last_blurred;  // the newest blurred row (the rows below the image repeat the last)
 };
 
-__global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) {
+__global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) {
     const int lane = threadIdx.x % 32;
     const int span = blockIdx.x * kWarps + threadIdx.x / 32;
     const int xw = span * kOutputColumns - kHalo;  // the warp's first column (a halo column)
@@ -189,40 +173,21 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         sel[c] = s;
     }
 
-    // Grey row t of the walk is image row ys - kHalo + t. Strips that reach
-    // past the top or the bottom clamp it (the border rule); the others skip
-    // the clamps and the checks at the image's edges.
-    const bool clamp_rows = ys < kHalo || ys + kRows + kHalo + kAhead > p.height;
-    const auto image_row = [&](int t, auto way) {
-        const int gy = ys - kHalo + t;
-        return decltype(way)::clamp_rows ? clamp_to(gy, p.height) : gy;
-    };
-    const auto load_row = [&](int t, unsigned(&w)[3], auto way) {
-        const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, image_row(t, way), p.rgb_pitch));
-        w[0] = __ldg(source);
-        w[1] = __ldg(source + 1);
-        w[2] = __ldg(source + 2);
-    };
-
-    // Row t of the walk: grey row t, its row sums into the column sums, and
+    // Row t of the walk: grey row t (image row ys - kHalo + t, clamped into
+    // the image: the border rule), its row sums into the column sums, and
     // from t = 2 kRadius on the blurred row 3 above it; from t = 2 kHalo on,
     // the edge row one above that. `slot` is t % 4, a constant wherever this
-    // is called (the loops below are unrolled by 4), so the rings stay in
-    // registers. `way` is a type, Way<words, clamp_rows>: each way gets a
-    // walk of its own with no branch per row (a branch would make the
-    // compiler copy the rows loaded ahead into the same registers on both
-    // sides, and the copy waits for the load).
+    // is called (the loop below is unrolled by 4), so the rings stay in
+    // registers.
     Lane s{};
-    const auto row = [&](int t, int slot, auto way) {
-        constexpr bool kWords = decltype(way)::words, kClampRows = decltype(way)::clamp_rows;
+    const auto row = [&](int t, int slot) {
+        const int image_row = clamp_to(ys - kHalo + t, p.height);
         unsigned greys;
-        if constexpr (kWords) {
-            unsigned(&w)[3] = s.ahead[slot % kAhead];
-            const unsigned w0 = w[0], w1 = w[1], w2 = w[2];
-            load_row(t + kAhead, w, way);  // past the strip's last row this loads a row again: harmless
-            greys = greys_of_words(w0, w1, w2);
+        if (words) {
+            const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, image_row, p.rgb_pitch));
+            greys = greys_of_words(__ldg(source), __ldg(source + 1), __ldg(source + 2));
         } else {
-            const std::uint8_t* rgb_row = p.rgb + at(0, image_row(t, way), p.rgb_pitch);
+            const std::uint8_t* rgb_row = p.rgb + at(0, image_row, p.rgb_pitch);
             greys = 0;
             for (int c = 0; c < 4; ++c) {
                 const std::uint8_t* px = rgb_row + 3 * clamp_to(xl + c, p.width);
@@ -239,22 +204,14 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         // row below the image is the last row again (the Sobel's border).
         const int by = ys - kHalo + t - kRadius;
         unsigned blurred = __byte_perm(s.lo.blur, s.hi.blur, 0x7531);
-        if constexpr (kClampRows) {
-            if (by >= p.height) blurred = s.last_blurred;
-            s.last_blurred = blurred;
-        }
+        if (by >= p.height) blurred = s.last_blurred;
+        s.last_blurred = blurred;
         s.up = s.mid;
         s.mid = s.down;
         const unsigned left = __shfl_up_sync(0xffffffffu, blurred, 1);
         const unsigned right = __shfl_down_sync(0xffffffffu, blurred, 1);
-        if constexpr (kWords) {
-            // A span inside the image clamps no column: its selectors are constants.
-            constexpr unsigned kInside[4] = {0x543, 0x654, 0x321, 0x432};
-            s.down = windows_of(left, blurred, right, kInside);
-        } else {
-            s.down = windows_of(left, blurred, right, sel);
-        }
-        if (kClampRows && t == 2 * kRadius + 1 && ys == 0) s.mid = s.down;  // the row above the image is row 0
+        s.down = windows_of(left, blurred, right, sel);
+        if (t == 2 * kRadius + 1 && ys == 0) s.mid = s.down;  // the row above the image is row 0
         if (t < 2 * kHalo) return;
 
         // Edge row y = by - 1.
@@ -263,9 +220,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         const unsigned e1 = edge_byte(s.up.w[1], s.mid.w[1], s.down.w[1]);
         const unsigned e2 = edge_byte(s.up.w[2], s.mid.w[2], s.down.w[2]);
         const unsigned e3 = edge_byte(s.up.w[3], s.mid.w[3], s.down.w[3]);
-        if (!writes || (kClampRows && y >= p.height)) return;
+        if (!writes || y >= p.height) return;
         std::uint8_t* out = p.out + at(xl, y, p.pitch);
-        if constexpr (kWords) {
+        if (words) {
             *reinterpret_cast<unsigned*>(out) =
                 __byte_perm(__byte_perm(e0, e1, 0x0040), __byte_perm(e2, e3, 0x0040), 0x5410);
         } else {
@@ -275,33 +232,23 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         }
     };
 
-    const auto walk = [&](auto way) {
-        if constexpr (decltype(way)::words)
+    // The first 2 kHalo rows only fill the column sums and windows.
 #pragma unroll
-            for (int a = 0; a < kAhead; ++a) load_row(a, s.ahead[a], way);
-                // The first 2 kHalo rows only fill the column sums and windows.
-#pragma unroll
-        for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4, way);
-        // Then 4 rows a turn, to the strip's last row or the image's.
-        const int last = 2 * kHalo + min(kRows, p.height - ys);
+    for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4);
+    // Then 4 rows a turn, to the strip's last row or the image's (past the
+    // image's last row the rows are clamped, and the edges not stored).
+    const int last = 2 * kHalo + min(kRows, p.height - ys);
 #pragma unroll 1
-        for (int t0 = 2 * kHalo; t0 < last; t0 += 4)
+    for (int t0 = 2 * kHalo; t0 < last; t0 += 4)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) row(t0 + j, j, way);
-    };
-    if (!words)
-        walk(Way<false, true>{});
-    else if (clamp_rows)
-        walk(Way<true, true>{});
-    else
-        walk(Way<true, false>{});
+        for (int j = 0; j < 4; ++j) row(t0 + j, j);
 }
 
 }  // namespace
 
-void step06_fused_strips(const Params& p, cudaStream_t stream) {
+void step07_packed_bytes(const Params& p, cudaStream_t stream) {
     const dim3 grid = grid_for(p, kOutputColumns * kWarps, kRows);
-    fused_v6<<<grid, 32 * kWarps, 0, stream>>>(p, rows_aligned(p, 4));
+    fused_v7<<<grid, 32 * kWarps, 0, stream>>>(p, rows_aligned(p, 4));
     CUDA_CHECK_LAUNCH();
 }
 

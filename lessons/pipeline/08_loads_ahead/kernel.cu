@@ -1,0 +1,262 @@
+// Image pipeline, step 08: the strips of step 07 with their RGB loads issued
+// two rows ahead, and one loop per case (no branch in the hot loop).
+// (your starting point: step 07's solution)
+//
+// Do the TODO(step 08)s; README.md in this folder explains the change and
+// what the profile says. Run with
+//     meson compile -C build pipeline-08 && build/lessons/pipeline-08
+#include "tracks/pipeline/device.cuh"
+
+#include "course/check.h"
+
+namespace pipeline {
+
+inline namespace COURSE_KERNEL_COPY {
+
+namespace {
+
+using device::at;
+using device::clamp_to;
+
+constexpr int kLaneColumns = 4;                    // columns per lane: one 32-bit word of bytes
+constexpr int kSpan = 32 * kLaneColumns;           // columns a warp covers
+constexpr int kHalo = 1 + kRadius;                 // columns each side only feed others: Sobel 1, blur 3
+constexpr int kOutputColumns = kSpan - 2 * kHalo;  // columns a warp writes
+constexpr int kRows = 16;                          // rows a warp writes, walking down
+constexpr int kWarps = 2;                          // warps per block, side by side
+// TODO(step 08): kAhead = 2, the RGB rows loaded ahead of the row being
+// computed (4 % kAhead == 0: the slots t % kAhead are constants in a turn).
+static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
+static_assert(kRows % 4 == 0 && 2 * kHalo % 4 == 0,
+              "the walk takes 4 rows a turn: the column sums' rings have 4 slots");
+
+// Four bytes as one 32-bit word, b0 the lowest: the weights dp4a takes.
+constexpr unsigned bytes4(int b0, int b1, int b2, int b3) {
+    return (b0 & 0xffu) | (b1 & 0xffu) << 8 | (b2 & 0xffu) << 16 | (b3 & 0xffu) << 24;
+}
+
+// a . b + c over 4 byte pairs, a unsigned and b signed (PTX dp4a.u32.s32):
+// the Sobel's weights are negative on one side.
+__device__ __forceinline__ int dot4_signed(unsigned a, unsigned b, int c) {
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+// Two 16-bit weights as one word, w0 the lower half: the weights dp2a takes.
+constexpr unsigned halves(int w0, int w1) { return (w0 & 0xffffu) | (w1 & 0xffffu) << 16; }
+
+// The greys of a lane's 4 pixels, one byte each, from their 12 RGB bytes
+// r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3 in three words (rule 1). __dp2a
+// multiplies two 16-bit weights with two bytes of a word (its low or high
+// half) and adds: two of them give a pixel's 19585 r + 38457 g + 7494 b +
+// 32768 wherever its bytes lie, and the grey is byte 2 of the sum.
+__device__ __forceinline__ unsigned greys_of_words(unsigned w0, unsigned w1, unsigned w2) {
+    const unsigned g0 = __dp2a_hi(halves(kGreyB, 0), w0, __dp2a_lo(halves(kGreyR, kGreyG), w0, 32768u));
+    const unsigned g1 = __dp2a_hi(halves(0, kGreyR), w0, __dp2a_lo(halves(kGreyG, kGreyB), w1, 32768u));
+    const unsigned g2 = __dp2a_hi(halves(kGreyR, kGreyG), w1, __dp2a_lo(halves(kGreyB, 0), w2, 32768u));
+    const unsigned g3 = __dp2a_hi(halves(kGreyG, kGreyB), w2, __dp2a_lo(halves(0, kGreyR), w2, 32768u));
+    return __byte_perm(__byte_perm(g0, g1, 0x0062), __byte_perm(g2, g3, 0x0062), 0x5410);
+}
+
+// The 7-tap row pass for a lane's 4 columns, from the greys of its left
+// neighbour (columns -4..-1), its own (0..3) and its right neighbour
+// (4..7): each sum is two or three dp4a with the weights 1 2 3 4 3 2 1 laid
+// over the words. Every sum starts at 8: 16 rows of weights later that is
+// the +128 that rounds the blur (rule 2). Two sums share a word as 16-bit
+// halves: columns 0 and 1 in `lo`, 2 and 3 in `hi`.
+struct RowSums {
+    unsigned lo, hi;  // columns 0, 1 and columns 2, 3, as 16-bit halves
+};
+__device__ __forceinline__ RowSums row_pass(unsigned left, unsigned mine, unsigned right) {
+    const unsigned s0 = __dp4a(left, bytes4(0, 1, 2, 3), __dp4a(mine, bytes4(4, 3, 2, 1), 8u));
+    const unsigned s1 =
+        __dp4a(left, bytes4(0, 0, 1, 2), __dp4a(mine, bytes4(3, 4, 3, 2), __dp4a(right, bytes4(1, 0, 0, 0), 8u)));
+    const unsigned s2 =
+        __dp4a(left, bytes4(0, 0, 0, 1), __dp4a(mine, bytes4(2, 3, 4, 3), __dp4a(right, bytes4(2, 1, 0, 0), 8u)));
+    const unsigned s3 = __dp4a(mine, bytes4(1, 2, 3, 4), __dp4a(right, bytes4(3, 2, 1, 0), 8u));
+    return {__byte_perm(s0, s1, 0x5410), __byte_perm(s2, s3, 0x5410)};
+}
+
+// The 7-tap column pass as two 4-row box sums: the weights 1 2 3 4 3 2 1 are
+// 1 1 1 1 convolved with itself. Walking down, each box sum is kept running
+// (add the new row, subtract the one 4 rows up), so a row costs two
+// additions per word however long the strip: box = x(t) + .. + x(t-3),
+// blur = box(t) + .. + box(t-3) = x(t-6) + 2 x(t-5) + .. + x(t). The words
+// hold two columns as 16-bit halves: a column's sum is at most 65280 + 128,
+// so each half stays exact (the word is exact modulo 2^32 whatever the
+// intermediate borrows between halves) and the blurred pixel, sum >> 8, is
+// the half's high byte.
+struct ColumnSums {
+    unsigned rows[4];   // the last 4 row sums, slot t % 4 holding row t's until row t + 4 replaces it
+    unsigned boxes[4];  // the last 4 box sums, likewise
+    unsigned box = 0;   // box sum of the newest row
+    unsigned blur = 0;  // weighted 7-row sum of the newest row
+
+    __device__ __forceinline__ void push(unsigned row, int slot) {
+        box += row - rows[slot];
+        rows[slot] = row;
+        blur += box - boxes[slot];
+        boxes[slot] = box;
+    }
+};
+
+// The blurred bytes around each of a lane's 4 columns: window c holds the
+// pixels at columns c - 1, c, c + 1 (clamped into the image) in bytes 0..2,
+// picked by __byte_perm with the selectors the lane computed once.
+struct Windows {
+    unsigned w[4];
+};
+__device__ __forceinline__ Windows windows_of(unsigned left, unsigned mine, unsigned right, const unsigned (&sel)[4]) {
+    return {{__byte_perm(left, mine, sel[0]), __byte_perm(left, mine, sel[1]), __byte_perm(mine, right, sel[2]),
+             __byte_perm(mine, right, sel[3])}};
+}
+
+// Rule 3 from the windows of three blurred rows, as a byte in the low byte
+// of the result. Capping s = gx^2 + gy^2 at 255^2 first caps the edge at
+// 255. The square root is the SFU's approximate one, off by a few units in
+// the last place at most, while the square root of a whole s is at least
+// 0.25 / 511 from any half-integer: rounding
+// it gives the nearest integer exactly (every s from 0 to 255^2 was tried on
+// an H100 and an H200). Adding 1.5 x 2^23 rounds to an integer in the
+// float's low mantissa bits.
+__device__ __forceinline__ unsigned edge_byte(unsigned up, unsigned mid, unsigned down) {
+    const int gx = dot4_signed(up, bytes4(-1, 0, 1, 0),
+                               dot4_signed(mid, bytes4(-2, 0, 2, 0), dot4_signed(down, bytes4(-1, 0, 1, 0), 0)));
+    const int gy = dot4_signed(up, bytes4(1, 2, 1, 0), dot4_signed(down, bytes4(-1, -2, -1, 0), 0));
+    const unsigned s = min(gx * gx + gy * gy, 255 * 255);
+    float r;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(__uint2float_rn(s)));
+    return __float_as_uint(r + 12582912.0f);
+}
+
+// TODO(step 08): a type for each way of walking a strip, Way<words,
+// clamp_rows>, whose two constants the walk reads with if constexpr.
+// What a lane carries down its strip.
+struct Lane {
+    ColumnSums lo, hi;      // the blur's column sums: columns 0, 1 and columns 2, 3
+    Windows up, mid, down;  // the windows of the last three blurred rows
+    // TODO(step 08): and the RGB words of the next kAhead rows.
+    unsigned last_blurred;  // the newest blurred row (the rows below the image repeat the last)
+};
+
+// TODO(step 08): a kernel per alignment case: template <bool kAligned>,
+// `aligned` becoming the constant kAligned (the launcher picks one).
+__global__ void __launch_bounds__(32 * kWarps) fused_v8(Params p, bool aligned) {
+    const int lane = threadIdx.x % 32;
+    const int span = blockIdx.x * kWarps + threadIdx.x / 32;
+    const int xw = span * kOutputColumns - kHalo;  // the warp's first column (a halo column)
+    if (xw + kHalo >= p.width) return;             // a warp with no columns to write (whole warps only)
+    const int xl = xw + kLaneColumns * lane;       // the lane's first column
+    const int ys = blockIdx.y * kRows;             // the strip's first row
+    // Whole words when the rows allow 4-byte loads and stores and the warp's
+    // span lies inside the image (the same for the whole warp).
+    const bool words = aligned && xw >= 0 && xw + kSpan <= p.width;
+    const bool writes = lane > 0 && lane < 31;
+
+    // Window selectors: byte j of window c is column clamp(xl + c + j - 1),
+    // taken from the 8 bytes [left word, own word] (c = 0, 1) or [own word,
+    // right word] (c = 2, 3). Columns outside the image clamp to the edge:
+    // the Sobel's border rule, at no cost per row.
+    unsigned sel[4];
+    for (int c = 0; c < 4; ++c) {
+        const int base = c < 2 ? xl - kLaneColumns : xl;  // the column of byte 0 of the 8
+        unsigned s = 0;
+        for (int j = 0; j < 3; ++j) s |= static_cast<unsigned>((clamp_to(xl + c + j - 1, p.width) - base) & 7) << 4 * j;
+        sel[c] = s;
+    }
+
+    // Row t of the walk: grey row t (image row ys - kHalo + t, clamped into
+    // the image: the border rule), its row sums into the column sums, and
+    // from t = 2 kRadius on the blurred row 3 above it; from t = 2 kHalo on,
+    // the edge row one above that. `slot` is t % 4, a constant wherever this
+    // is called (the loop below is unrolled by 4), so the rings stay in
+    // registers.
+    // TODO(step 08): the case of the strip's rows, clamp_rows: only strips
+    // within kHalo + kAhead rows of the top or bottom clamp them.
+    Lane s{};
+    const auto row = [&](int t, int slot) {
+        // TODO(step 08): take a `way` argument too; in the word way, use the
+        // words loaded kAhead rows before and load row t + kAhead in their
+        // place, clamping rows only where the way says so.
+        const int image_row = clamp_to(ys - kHalo + t, p.height);
+        unsigned greys;
+        if (words) {
+            const unsigned* source = reinterpret_cast<const unsigned*>(p.rgb + at(3 * xl, image_row, p.rgb_pitch));
+            greys = greys_of_words(__ldg(source), __ldg(source + 1), __ldg(source + 2));
+        } else {
+            const std::uint8_t* rgb_row = p.rgb + at(0, image_row, p.rgb_pitch);
+            greys = 0;
+            for (int c = 0; c < 4; ++c) {
+                const std::uint8_t* px = rgb_row + 3 * clamp_to(xl + c, p.width);
+                greys |= static_cast<unsigned>(grey_of(__ldg(px), __ldg(px + 1), __ldg(px + 2))) << 8 * c;
+            }
+        }
+        const RowSums sums =
+            row_pass(__shfl_up_sync(0xffffffffu, greys, 1), greys, __shfl_down_sync(0xffffffffu, greys, 1));
+        s.lo.push(sums.lo, slot);
+        s.hi.push(sums.hi, slot);
+        if (t < 2 * kRadius) return;
+
+        // Blurred row by = gy - 3, its high bytes packed into one word; the
+        // row below the image is the last row again (the Sobel's border).
+        const int by = ys - kHalo + t - kRadius;
+        unsigned blurred = __byte_perm(s.lo.blur, s.hi.blur, 0x7531);
+        if (by >= p.height) blurred = s.last_blurred;
+        s.last_blurred = blurred;
+        s.up = s.mid;
+        s.mid = s.down;
+        const unsigned left = __shfl_up_sync(0xffffffffu, blurred, 1);
+        const unsigned right = __shfl_down_sync(0xffffffffu, blurred, 1);
+        // TODO(step 08): in the word way no column is clamped: constant
+        // selectors (0x543, 0x654, 0x321, 0x432).
+        s.down = windows_of(left, blurred, right, sel);
+        if (t == 2 * kRadius + 1 && ys == 0) s.mid = s.down;  // the row above the image is row 0
+        if (t < 2 * kHalo) return;
+
+        // Edge row y = by - 1.
+        const int y = by - 1;
+        const unsigned e0 = edge_byte(s.up.w[0], s.mid.w[0], s.down.w[0]);
+        const unsigned e1 = edge_byte(s.up.w[1], s.mid.w[1], s.down.w[1]);
+        const unsigned e2 = edge_byte(s.up.w[2], s.mid.w[2], s.down.w[2]);
+        const unsigned e3 = edge_byte(s.up.w[3], s.mid.w[3], s.down.w[3]);
+        if (!writes || y >= p.height) return;
+        std::uint8_t* out = p.out + at(xl, y, p.pitch);
+        if (words) {
+            *reinterpret_cast<unsigned*>(out) =
+                __byte_perm(__byte_perm(e0, e1, 0x0040), __byte_perm(e2, e3, 0x0040), 0x5410);
+        } else {
+            const unsigned e[4] = {e0, e1, e2, e3};
+            for (int c = 0; c < 4; ++c)
+                if (xl + c >= 0 && xl + c < p.width) out[c] = static_cast<std::uint8_t>(e[c]);
+        }
+    };
+
+    // TODO(step 08): the walk below as a generic lambda over the way (the
+    // word ways first load rows 0 .. kAhead - 1), called once per case:
+    // bytes, words with clamped rows, words inside the image.
+    // The first 2 kHalo rows only fill the column sums and windows.
+#pragma unroll
+    for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4);
+    // Then 4 rows a turn, to the strip's last row or the image's (past the
+    // image's last row the rows are clamped, and the edges not stored).
+    const int last = 2 * kHalo + min(kRows, p.height - ys);
+#pragma unroll 1
+    for (int t0 = 2 * kHalo; t0 < last; t0 += 4)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) row(t0 + j, j);
+}
+
+}  // namespace
+
+void step08_loads_ahead(const Params& p, cudaStream_t stream) {
+    const dim3 grid = grid_for(p, kOutputColumns * kWarps, kRows);
+    // TODO(step 08): launch fused_v8<true> when rows_aligned(p, 4), else
+    // fused_v8<false>.
+    fused_v8<<<grid, 32 * kWarps, 0, stream>>>(p, rows_aligned(p, 4));
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace COURSE_KERNEL_COPY
+
+}  // namespace pipeline
