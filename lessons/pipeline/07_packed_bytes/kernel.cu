@@ -32,6 +32,7 @@ static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo colum
 // ColumnSums (two running 4-row box sums in rings of 4 slots), windows_of
 // and edge_byte (a Sobel gradient as two or three dp4a, the capped
 // sqrt.approx). byte_at below is then no longer needed.
+
 // Byte i of the 12 bytes [left, mine, right]: the lane's own 4 columns are
 // bytes 4..7, its left neighbour's 0..3, its right neighbour's 8..11. With a
 // constant i (the unrolled loops below) it is one shift and mask; with a
@@ -77,6 +78,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) 
         const int image_row = clamp_to(ys - kHalo + t, p.height);
 
         // TODO(step 07): in the word path, greys_of_words: 8 __dp2a for 4 pixels.
+
         // The greys of the lane's 4 columns, one byte each.
         unsigned greys = 0;
         if (words) {
@@ -97,6 +99,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) 
         }
 
         // TODO(step 07): row_pass, then push its two words into the column sums.
+
         // The row pass: column c's sum takes the greys at c - 3 .. c + 3,
         // bytes c + 1 .. c + 7 of [left, mine, right]. Lanes 0 and 31 get
         // no real neighbour on one side: their sums are halo, never written.
@@ -114,8 +117,10 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) 
 
         // TODO(step 07): the blurred word is the high bytes of the column sums
         // (__byte_perm), and each window one __byte_perm of two blurred words.
-        // The column pass: blurred row by = image_row - 3 (unclamped) from the last 7 row sums;
-        // the row below the image is the last row again (the Sobel's border).
+
+        // The column pass: blurred row by, 3 rows above grey row t, from the
+        // last 7 row sums; a row below the image is the last row again (the
+        // Sobel's border).
         const int by = ys - kHalo + t - kRadius;
         unsigned blurred = 0;
         for (int c = 0; c < kLaneColumns; ++c) {
@@ -138,6 +143,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) 
         if (t < 2 * kHalo) continue;
 
         // TODO(step 07): edge_byte for each of the 4 windows.
+
         // Edge row y = by - 1, from the 3x3 windows around each column.
         const int y = by - 1;
         unsigned edges = 0;

@@ -132,6 +132,7 @@ __device__ __forceinline__ unsigned edge_byte(unsigned up, unsigned mid, unsigne
 
 // TODO(step 08): a type for each way of walking a strip, Way<words,
 // clamp_rows>, whose two constants the walk reads with if constexpr.
+
 // What a lane carries down its strip.
 struct Lane {
     ColumnSums lo, hi;      // the blur's column sums: columns 0, 1 and columns 2, 3
@@ -235,6 +236,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v8(Params p, bool aligned) 
     // TODO(step 08): the walk below as a generic lambda over the way (the
     // word ways first load rows 0 .. kAhead - 1), called once per case:
     // bytes, words with clamped rows, words inside the image.
+
     // The first 2 kHalo rows only fill the column sums and windows.
 #pragma unroll
     for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4);

@@ -111,8 +111,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v6(Params p, bool aligned) 
         }
         if (t < 2 * kRadius) continue;
 
-        // The column pass: blurred row by = image_row - 3 (unclamped) from the last 7 row sums;
-        // the row below the image is the last row again (the Sobel's border).
+        // The column pass: blurred row by, 3 rows above grey row t, from the
+        // last 7 row sums; a row below the image is the last row again (the
+        // Sobel's border).
         const int by = ys - kHalo + t - kRadius;
         unsigned blurred = 0;
         for (int c = 0; c < kLaneColumns; ++c) {
