@@ -133,4 +133,30 @@ inline StructureCheck check_stages(Launcher launch) {
     return check;
 }
 
+// Step 05: packed tiles and 64 x 64 warp tiles. At 1024 x 1024 x 256 (whole
+// tiles) the grid gives the block tile, BM x BN = 1024 / grid.y x 1024 /
+// grid.x; each warp computes at least 64 x 64 outputs (step 04: 64 x 32), and
+// the shared memory is a whole number of packed 16-term slabs of the block's
+// tiles, (BM + BN) x 16 halves each, at least four of them (two stages of 32
+// terms): padded rows, as in step 04, leave a remainder.
+inline StructureCheck check_packed_warp_tiles(Launcher launch) {
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    const course::KernelLaunch& kernel = record.kernels[0];
+    const dim3 grid = kernel.grid;
+    if (grid.z != 1 || 1024 % grid.x != 0 || 1024 % grid.y != 0)
+        return {false, launch_shape(kernel) + ": a grid of " + std::to_string(grid.x) + " x " + std::to_string(grid.y) +
+                           " x " + std::to_string(grid.z) + " blocks does not tile 1024 x 1024 outputs evenly"};
+    const std::size_t bm = 1024 / grid.y, bn = 1024 / grid.x, warps = (kernel.threads_per_block() + 31) / 32;
+    const std::size_t per_warp = bm * bn / warps;
+    const std::size_t slab = (bm + bn) * 16 * sizeof(__half), bytes = kernel.shared_bytes();
+    const bool ok = per_warp >= 64 * 64 && bytes % slab == 0 && bytes / slab >= 4;
+    return {ok, launch_shape(kernel) + ": block tiles of " + std::to_string(bm) + " x " + std::to_string(bn) + ", " +
+                    std::to_string(per_warp) + " outputs per warp (at least 64 x 64 = 4096), and " +
+                    std::to_string(bytes / slab) + " packed 16-term slabs of " + std::to_string(slab) + " bytes with " +
+                    std::to_string(bytes % slab) + " bytes over (a whole number, at least 4)"};
+}
+
 }  // namespace hgemm::testing

@@ -1,4 +1,4 @@
-// The grading checks itself (hgemm 01 to 04): each step's checks without a
+// The grading checks itself (hgemm 01 to 05): each step's checks without a
 // clock (tests/hgemm/structure.h) must pass the step's solution and fail the
 // untouched starter of the step, which is the previous step's solution (step
 // 01's starter writes nothing and fails on its results instead). A change
@@ -38,4 +38,10 @@ TEST_CASE("step 03's no-staging check fails step 02's solution (the starter) and
 TEST_CASE("step 04's stages check fails step 03's solution (the starter) and passes step 04's") {
     expect(hgemm::testing::check_stages(hgemm::step03_mma_ldmatrix), false, "step 03's solution (the starter)");
     expect(hgemm::testing::check_stages(hgemm::step04_async_copies), true, "step 04's solution");
+}
+
+TEST_CASE("step 05's packed-tiles check fails step 04's solution (the starter) and passes step 05's") {
+    expect(hgemm::testing::check_packed_warp_tiles(hgemm::step04_async_copies), false,
+           "step 04's solution (the starter)");
+    expect(hgemm::testing::check_packed_warp_tiles(hgemm::step05_swizzled), true, "step 05's solution");
 }

@@ -1,0 +1,351 @@
+// Hgemm, step 05: a swizzled shared-memory layout, bigger tiles, fragments
+// loaded one step ahead.
+//
+// Step 04's pipeline (cp.async, stages in flight, one barrier per k-step) and
+// instructions (ldmatrix, mma.sync m16n8k16), with three changes that belong
+// together:
+//
+//  * The tiles' rows are no longer padded. Step 04 added 16 bytes to every
+//    row so that the 8 rows an ldmatrix reads fall in 8 different groups of 4
+//    banks. Here the rows are packed, and the 16-byte chunks of each row are
+//    permuted instead: chunk c of row r is stored at chunk c ^ f(r), where
+//    f(r) takes the 8 rows of any 8 x 8 tile to 8 different groups of banks
+//    (swizzled below). ldmatrix and the cp.async copies are free of bank
+//    conflicts as before, and no shared memory is spent on padding: the tiles
+//    are whole powers of two, and bigger tiles and more stages fit.
+//  * The block tile grows from 128 x 128 to BM x BN = 128 x 256 with 8 warps,
+//    each a 64 x 64 warp tile: 4 x 8 accumulators of 16 x 8, 128 floats per
+//    lane. Per 16 terms a warp loads 4 fragments of A and 8 of B for 32
+//    mma.syncs, where step 04 loaded 4 and 4 for 16: each fragment feeds more
+//    multiply-adds, and each block reads fewer bytes per multiply-add.
+//  * The fragments of the next 16 terms are loaded (into a second set of
+//    registers) before the mma.syncs of these 16 are issued, so that the
+//    ldmatrix latency hides behind them; the next tile's wait and barrier
+//    move to just before its first fragments are loaded.
+//
+// Four stages of 128 x 32 and 32 x 256 halves take 96 KiB (step 04's three
+// padded stages of half the width took 56,832 bytes). A GPU that gives a block
+// less (Turing: 64 KiB) runs the same kernel with two stages of 32 terms
+// (48 KiB), and the program says so once. On Turing the copies are
+// synchronous (course/async_copy.cuh), as in step 04.
+//
+// The constants below are the tile shape and the stages; the README says why
+// these, and tests/hgemm/sweep-tiles.sh times other choices on a GPU (it
+// rebuilds this file with -DHGEMM05_BM=... and so on).
+#include "tracks/hgemm/device.cuh"
+#include "tracks/hgemm/kernels.h"
+
+#include "course/async_copy.cuh"
+#include "course/check.h"
+#include "course/launch_helpers.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+// The block tile (BM x BN outputs, BK terms per k-step), the warps over it
+// (kWarpsM x kWarpsN, each a warp tile of BM / kWarpsM x BN / kWarpsN) and
+// the stages in flight.
+#ifndef HGEMM05_BM
+#define HGEMM05_BM 128
+#endif
+#ifndef HGEMM05_BN
+#define HGEMM05_BN 256
+#endif
+#ifndef HGEMM05_BK
+#define HGEMM05_BK 32
+#endif
+#ifndef HGEMM05_WARPS_M
+#define HGEMM05_WARPS_M 2
+#endif
+#ifndef HGEMM05_WARPS_N
+#define HGEMM05_WARPS_N 4
+#endif
+#ifndef HGEMM05_STAGES
+#define HGEMM05_STAGES 4
+#endif
+
+namespace {
+
+using course::device::copy_async_commit;
+using course::device::copy_async_wait;
+using hgemm::attributes_of;
+using hgemm::copy_8_halves_async;
+using hgemm::grid_for;
+using hgemm::vectors_fit;
+
+constexpr int BM = HGEMM05_BM, BN = HGEMM05_BN;
+constexpr int kWarpsM = HGEMM05_WARPS_M, kWarpsN = HGEMM05_WARPS_N;
+constexpr int WM = BM / kWarpsM, WN = BN / kWarpsN;  // 64 x 64
+constexpr int kMmaM = WM / 16, kMmaN = WN / 8;       // 4 x 8 accumulators of 16 x 8 per warp
+constexpr int kWarps = kWarpsM * kWarpsN;
+constexpr int kThreads = kWarps * 32;
+static_assert(BM % kWarpsM == 0 && BN % kWarpsN == 0, "the warp tiles must cover the block tile exactly");
+static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles must be whole 16 x 16 fragments of A and pairs of 16 x 8 of B");
+
+// The stages of one pipeline: kStages tiles of BK terms. The kernel is built
+// for the constants above and, for GPUs with less shared memory per block,
+// for two stages of 32 terms (Fallback below).
+template <int BK_, int kStages_>
+struct Pipeline {
+    static constexpr int BK = BK_, kStages = kStages_;
+    static constexpr int kKSteps = BK / 16;                     // 16-term steps of mma.sync per tile
+    static constexpr int kChunksA = BK / 8, kChunksB = BN / 8;  // 16-byte chunks per row of A's and B's tiles
+    static constexpr int kStageAHalves = BM * BK, kStageBHalves = BK * BN;  // no padding
+    static constexpr std::size_t kSharedBytes = std::size_t{kStages} * (kStageAHalves + kStageBHalves) * sizeof(__half);
+    static_assert(BK % 32 == 0, "the fragments alternate between two sets of registers: an even number of 16-term "
+                                "steps per tile");
+    static_assert((kChunksA & (kChunksA - 1)) == 0 && (kChunksB & (kChunksB - 1)) == 0,
+                  "the swizzle permutes chunks within a row: a power of two of them");
+    static_assert((BM * kChunksA) % kThreads == 0 && (BK * kChunksB) % kThreads == 0,
+                  "the threads must share each tile evenly, one 16-byte chunk at a time");
+    static_assert(kStages >= 2, "the pipeline needs a stage to multiply and one to copy into");
+};
+using Tiles = Pipeline<HGEMM05_BK, HGEMM05_STAGES>;
+using Fallback = Pipeline<32, 2>;
+static_assert(Fallback::kSharedBytes <= 64 * 1024,
+              "two stages of 32 terms must fit the 64 KiB a Turing block may have");
+
+// Where the 8 halves of chunk `chunk` of row `row` are stored in a tile of
+// kChunks 16-byte chunks per row (an offset in halves). Shared memory is 32
+// banks of 4 bytes: 128 bytes, 8 chunks, before the banks repeat. An
+// ldmatrix reads the same chunk of 8 consecutive rows, and a warp's copies
+// write 8 consecutive chunks at a time. Packed and unpermuted, the 8 rows of
+// 64 bytes (A's 32 terms) an ldmatrix reads would fall on 2 groups of banks,
+// 4 rows on each: a four-way conflict; rows of 512 bytes (B's 256 columns),
+// all 8 on one group. XOR-ing the chunk with bits of the row sends the 8 rows
+// to 8 different groups. With 8 or more chunks per row: chunk ^ (row % 8).
+// With 4 chunks, two rows share a 128-byte line, one in each half: chunk ^
+// (row / 2 % 4) gives the four pairs of rows four different chunks of their
+// half. The XOR keeps a chunk within its row, and the 8 chunks of one line
+// within that line: the copies stay free of conflicts too.
+template <int kChunks>
+__device__ inline int swizzled(int row, int chunk) {
+    constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;  // rows that share one 128-byte line of banks
+    constexpr int kMask = (kChunks >= 8 ? 8 : kChunks) - 1;
+    return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;
+}
+
+// The shared-memory address of p, as ldmatrix wants it (32 bits).
+__device__ inline std::uint32_t shared_address(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// Four 8 x 8 tiles of halves: lanes 0-7 give the row addresses of the first,
+// 8-15 of the second, 16-23 of the third, 24-31 of the fourth. Lane l gets
+// row l / 4, halves 2 (l % 4) and 2 (l % 4) + 1 of tile i in r[i].
+__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const __half* row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_address(row)));
+}
+
+// The same, each 8 x 8 tile transposed on the way: lane l gets rows 2 (l % 4)
+// and 2 (l % 4) + 1 of column l / 4.
+__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const __half* row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_address(row)));
+}
+
+// d += a * b for a 16 x 16 fragment of A (4 registers of 2 halves), a 16 x 8
+// fragment of B (2 registers) and a 16 x 8 accumulator (4 floats).
+__device__ inline void mma_16x8x16(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+    // Turing: the first 8 terms (a[0], a[1], b0), then the last 8 (a[2], a[3], b1).
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b0));
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[2]), "r"(a[3]), "r"(b1));
+#endif
+}
+
+// C[row][col] and C[row][col + 1], each only inside C: one 8-byte store when
+// both are inside and `pairs` (N even, C 8-byte aligned).
+__device__ inline void store_pair(float* __restrict__ C, int row, int col, int M, int N, float x, float y, bool pairs) {
+    if (row >= M) return;
+    if (pairs && col + 1 < N) {
+        *reinterpret_cast<float2*>(&C[row * N + col]) = make_float2(x, y);
+    } else {
+        if (col < N) C[row * N + col] = x;
+        if (col + 1 < N) C[row * N + col + 1] = y;
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads, 1)
+                                      hgemm_swizzled(const __half* __restrict__ A, const __half* __restrict__ B,
+                                                     float* __restrict__ C, int M, int N, int K, bool pairs,
+                                                     bool a_vectors, bool b_vectors) {
+    // kStages tiles of A (BM x BK), then kStages tiles of B (BK x BN), each
+    // packed and swizzled: element (row, col) of a tile is at
+    // swizzled<kChunks>(row, col / 8) + col % 8.
+    extern __shared__ __align__(128) unsigned char shared[];
+    __half* const As = reinterpret_cast<__half*>(shared);
+    __half* const Bs = As + T::kStages * T::kStageAHalves;
+
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const int warp_row = (warp / kWarpsN) * WM, warp_col = (warp % kWarpsN) * WN;  // within the block tile
+
+    // Issues the copies of the block's tiles of A (BM x BK) and B (BK x BN)
+    // at k0 into `stage`, one 16-byte chunk per copy: consecutive threads on
+    // consecutive chunks of a row, each chunk to its swizzled place.
+    const auto fetch = [&](int k0, int stage) {
+        __half* const as = As + stage * T::kStageAHalves;
+        __half* const bs = Bs + stage * T::kStageBHalves;
+#pragma unroll
+        for (int n = 0; n < BM * T::kChunksA / kThreads; ++n) {
+            const int v = tid + n * kThreads, row = v / T::kChunksA, chunk = v % T::kChunksA;
+            copy_8_halves_async(as + swizzled<T::kChunksA>(row, chunk), A, block_row + row, k0 + chunk * 8, M, K,
+                                a_vectors);
+        }
+#pragma unroll
+        for (int n = 0; n < T::BK * T::kChunksB / kThreads; ++n) {
+            const int v = tid + n * kThreads, row = v / T::kChunksB, chunk = v % T::kChunksB;
+            copy_8_halves_async(bs + swizzled<T::kChunksB>(row, chunk), B, k0 + row, block_col + chunk * 8, K, N,
+                                b_vectors);
+        }
+    };
+
+    // Two sets of fragments: the mma.syncs of one 16-term step read one set
+    // while the ldmatrix of the next step fill the other.
+    std::uint32_t a[2][kMmaM][4], b[2][kMmaN / 2][4];
+    float acc[kMmaM][kMmaN][4] = {};
+
+    // The fragments of 16-term step `ks` of `stage` into set `set`: as in
+    // step 04, lane l points at row l % 16 and chunk l / 16 of each 16 x 16
+    // piece (of A: rows x terms; of B: terms x columns, transposed on the
+    // way), now at the row's swizzled place.
+    const auto load_fragments = [&](int set, int stage, int ks) {
+        const __half* const as = As + stage * T::kStageAHalves;
+        const __half* const bs = Bs + stage * T::kStageBHalves;
+#pragma unroll
+        for (int i = 0; i < kMmaM; ++i)
+            ldmatrix_x4(a[set][i], as + swizzled<T::kChunksA>(warp_row + i * 16 + lane % 16, ks * 2 + lane / 16));
+#pragma unroll
+        for (int j = 0; j < kMmaN / 2; ++j)
+            ldmatrix_x4_trans(b[set][j],
+                              bs + swizzled<T::kChunksB>(ks * 16 + lane % 16, (warp_col + j * 16) / 8 + lane / 16));
+    };
+
+    const auto multiply = [&](int set) {
+#pragma unroll
+        for (int i = 0; i < kMmaM; ++i)
+#pragma unroll
+            for (int j = 0; j < kMmaN; ++j)
+                mma_16x8x16(acc[i][j], a[set][i], b[set][j / 2][j % 2 * 2], b[set][j / 2][j % 2 * 2 + 1]);
+    };
+
+    const int tiles = (K + T::BK - 1) / T::BK;
+    // The first kStages - 1 tiles, one group of copies each (empty past the
+    // last tile, when K is short), and the first fragments of tile 0.
+#pragma unroll
+    for (int s = 0; s < T::kStages - 1; ++s) {
+        if (s < tiles) fetch(s * T::BK, s);
+        copy_async_commit();
+    }
+    copy_async_wait<T::kStages - 2>();
+    __syncthreads();
+    load_fragments(0, 0, 0);
+
+    int stage = 0;                // the stage the fragments are read from
+    int refill = T::kStages - 1;  // the stage tile t + kStages - 1 goes into: tile t - 1's
+    for (int t = 0; t < tiles; ++t) {
+#pragma unroll
+        for (int ks = 0; ks < T::kKSteps; ++ks) {
+            const bool last_step = ks == T::kKSteps - 1;
+            if (last_step && t + 1 < tiles) {
+                // The next fragments are tile t + 1's first: wait for it. This
+                // thread's copies of it have landed, then everyone's; and
+                // every warp has loaded its last fragments of tile t - 1 (in
+                // the k-step before), so its stage may be refilled after this.
+                stage = stage + 1 == T::kStages ? 0 : stage + 1;
+                copy_async_wait<T::kStages - 2>();
+                __syncthreads();
+            }
+            if (!last_step || t + 1 < tiles) load_fragments((ks + 1) % 2, stage, (ks + 1) % T::kKSteps);
+            if (ks == 0) {
+                if (t + T::kStages - 1 < tiles) fetch((t + T::kStages - 1) * T::BK, refill);
+                copy_async_commit();
+                refill = refill + 1 == T::kStages ? 0 : refill + 1;
+            }
+            multiply(ks % 2);
+        }
+    }
+
+    // Lane l holds, of each 16 x 8 accumulator, rows l / 4 and l / 4 + 8,
+    // columns 2 (l % 4) and 2 (l % 4) + 1.
+    const int group = lane / 4, pair = lane % 4 * 2;
+#pragma unroll
+    for (int i = 0; i < kMmaM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kMmaN; ++j) {
+            const int row = block_row + warp_row + i * 16 + group, col = block_col + warp_col + j * 8 + pair;
+            store_pair(C, row, col, M, N, acc[i][j][0], acc[i][j][1], pairs);
+            store_pair(C, row + 8, col, M, N, acc[i][j][2], acc[i][j][3], pairs);
+        }
+    }
+}
+
+// True when this GPU gives a block less shared memory than the stages above
+// need, so that the launcher runs the two-stage Fallback instead, and says so
+// once. Asked once per program (in a static): the course runs on one device.
+bool needs_fallback() {
+    static const bool fallback = [] {
+        int device = 0, limit = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        if (static_cast<std::size_t>(limit) >= Tiles::kSharedBytes) return false;
+        std::fprintf(stderr,
+                     "note: hgemm step 05's %d stages need %zu bytes of shared memory per block, and this GPU gives "
+                     "a block at most %d: it runs with 2 stages of 32 terms (%zu bytes)\n",
+                     Tiles::kStages, Tiles::kSharedBytes, limit, Fallback::kSharedBytes);
+        return true;
+    }();
+    return fallback;
+}
+
+template <typename T>
+void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    const void* kernel = reinterpret_cast<const void*>(hgemm_swizzled<T>);
+    course::note_if_copies_synchronously(kernel, "hgemm step 05");
+    course::allow_dynamic_shared(kernel, T::kSharedBytes);  // past 48 KiB: the kernel opts in
+    const dim3 grid = grid_for(N, BN, M, BM);               // x over columns, y over rows
+    const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
+    hgemm_swizzled<T>
+        <<<grid, kThreads, T::kSharedBytes, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));
+    CUDA_CHECK_LAUNCH();
+}
+
+// The kernel's registers and shared memory, with its dynamic shared memory
+// added (cudaFuncGetAttributes counts static shared memory only).
+template <typename T>
+cudaFuncAttributes pipeline_attributes() {
+    cudaFuncAttributes attributes = attributes_of(hgemm_swizzled<T>);
+    attributes.sharedSizeBytes += T::kSharedBytes;
+    return attributes;
+}
+
+}  // namespace
+
+void hgemm::step05_swizzled(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    if (needs_fallback())
+        launch<Fallback>(A, B, C, M, N, K, stream);
+    else
+        launch<Tiles>(A, B, C, M, N, K, stream);
+}
+
+// The kernel this GPU runs, for the ladder's last columns.
+cudaFuncAttributes hgemm::step05_swizzled_attributes() {
+    return needs_fallback() ? pipeline_attributes<Fallback>() : pipeline_attributes<Tiles>();
+}
