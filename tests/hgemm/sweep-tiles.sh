@@ -100,8 +100,8 @@ while read -r bm bn bk wm wn stages <&3; do
         printf '%s\t%s\t%s\n' "$name" "-" "does not compile" >> "$results"
         continue
     fi
-    ptxas=$(grep -o 'Used [0-9]* registers' "$dir/compile.log" | sort -u | tr '\n' ' ')
-    spills=$(grep -o '[0-9]* bytes spill stores' "$dir/compile.log" | sort -u | tr '\n' ' ')
+    ptxas=$(grep -o 'Used [0-9]* registers' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
+    spills=$(grep -o '[0-9]* bytes spill stores' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
     if ! eval "$a" > "$dir/link.log" 2>&1 || ! eval "$l" >> "$dir/link.log" 2>&1; then
         tail -n 3 "$dir/link.log" >&2
         printf '%s\t%s\t%s\n' "$name" "-" "does not link" >> "$results"
