@@ -1,7 +1,14 @@
 #!/bin/bash
 # Measures the reports behind the course's figures on the GPU at hand:
 #
-#   slides/data/collect.sh BUILD_DIR GPU        e.g. slides/data/collect.sh build h100
+#   slides/data/collect.sh BUILD_DIR GPU [NAME...]
+#       e.g. slides/data/collect.sh build h100
+#            slides/data/collect.sh build h100 hgemm hgemm-8192
+#
+# With NAMEs, only those reports are measured and replaced (each NAME is one
+# `figure` line below): a track's reports can be measured again on their own,
+# and a run too long for one sitting can be split. A report not named stays as
+# it is committed.
 #
 # runs every command whose ladder a README or a deck quotes, each with
 # --format json (with --profile for the *-profile reports: their columns come
@@ -21,12 +28,15 @@
 # (or there is no GPU), 2 on a usage mistake.
 set -eu
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 BUILD_DIR GPU   (GPU: a short lower-case name such as h100 or h200)" >&2
+if [ $# -lt 2 ]; then
+    echo "usage: $0 BUILD_DIR GPU [NAME...]   (GPU: a short lower-case name such as h100 or h200;" \
+        "NAME: a report, as in the figure lines of $0)" >&2
     exit 2
 fi
 build=$(cd "$1" && pwd)
 gpu=$2
+shift 2
+only=("$@")
 case $gpu in
     *[!a-z0-9]* | "")
         echo "$0: GPU \"$gpu\" must be lower-case letters and digits, such as h100" >&2
@@ -61,6 +71,12 @@ failed=0
 figure() {
     local name=$1
     shift
+    if [ ${#only[@]} -gt 0 ]; then
+        local wanted=0 each
+        for each in "${only[@]}"; do [ "$each" = "$name" ] && wanted=1; done
+        [ $wanted -eq 1 ] || return 0
+        measured+=("$name")
+    fi
     local json=$scratch/data/$name.json
     local start status=0
     start=$(date +%s)
@@ -110,6 +126,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
     exit 1
 fi
 
+measured=()
 figure basics basics
 figure reduction reduction --reps 50
 figure reduction-2pow26 reduction --size 2^26 --reps 50
@@ -148,6 +165,17 @@ if "$ladders" --help | grep -o 'tracks named: [^)]*' | grep -qw occupancy; then
 else
     echo "$gpu/occupancy.json: skipped, this course-ladders has no occupancy track"
 fi
+
+# A NAME that no figure line has is a mistake (a typo would measure nothing).
+for each in "${only[@]}"; do
+    case " ${measured[*]} " in
+        *" $each "*) ;;
+        *)
+            echo "$0: no report is called $each (the figure lines of $0 name them)" >&2
+            failed=1
+            ;;
+    esac
+done
 
 if [ $failed -ne 0 ]; then
     echo "$0: not every report is complete and checked: slides/data/$gpu/ and slides/charts/$gpu/ are unchanged;" >&2
