@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 using matmul::Shape;
@@ -192,6 +193,23 @@ TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
         options.size = bad;
         CAPTURE(bad);
         CHECK_THROWS_AS(matmul::shape_from(options), course::UsageError);
+    }
+}
+
+TEST_CASE("--steps: all, one step, or a range of steps") {
+    const std::vector<course::OptionSpec> specs = {matmul::steps_option()};
+    const auto range = [&](const std::vector<std::string>& args) {
+        return matmul::steps_from(course::parse_options(args, specs));
+    };
+    const matmul::StepRange all = range({});
+    CHECK((all.contains(1) && all.contains(10)));
+    const matmul::StepRange nine = range({"--steps", "9"});
+    CHECK((nine.contains(9) && !nine.contains(8) && !nine.contains(10)));
+    const matmul::StepRange last = range({"--steps=8-10"});
+    CHECK((!last.contains(7) && last.contains(8) && last.contains(10) && !last.contains(11)));
+    for (const char* bad : {"10-8", "-3", "9-", "x", "100", "0"}) {
+        CAPTURE(bad);
+        CHECK_THROWS_AS(range({"--steps", bad}), course::UsageError);
     }
 }
 

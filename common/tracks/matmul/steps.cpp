@@ -30,7 +30,11 @@ course::Track track() {
     track.name = "matmul";
     track.title = "Matrix multiply: C = A * B in FP32, from one thread per output to a tuned pipeline, against cuBLAS.";
     track.size_help = "matrix sizes: N for N x N times N x N, or MxNxK for an M x K times K x N product (default 4096)";
-    track.validate = [](const course::Options& options) { shape_from(options); };
+    track.options = {steps_option()};
+    track.validate = [](const course::Options& options) {
+        shape_from(options);
+        steps_from(options);
+    };
     track.run = [](const course::TrackRun& run) { return run_ladder(steps, run); };
     if (!tuned.empty()) track.run_sweeps = [](const course::TrackRun& run) { return run_config_sweeps(tuned, run); };
     return track;

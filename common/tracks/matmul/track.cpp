@@ -82,6 +82,30 @@ Shape shape_from(const course::Options& options) {
     return make_shape(dims[0], dims[1], dims[2], "--size " + options.size);
 }
 
+course::OptionSpec steps_option() {
+    return {"steps", "LIST",
+            "the steps to time: N, or FIRST-LAST (cuBLAS always runs; the first steps take minutes at 8192^3)", "all"};
+}
+
+StepRange steps_from(const course::Options& options) {
+    const std::string& text = options.option("steps");
+    if (text == "all") return StepRange{};
+    const std::size_t dash = text.find('-');
+    const auto step = [&](const std::string& part) {
+        if (part.empty()) throw course::UsageError("--steps: \"" + text + "\" is not N or FIRST-LAST");
+        const std::uint64_t number = course::parse_count(part, "--steps");
+        if (number > 99) throw course::UsageError("--steps: \"" + part + "\" is not a step number (1 to 99)");
+        return static_cast<int>(number);
+    };
+    if (dash == std::string::npos) {
+        const int number = step(text);
+        return StepRange{number, number};
+    }
+    const StepRange range{step(text.substr(0, dash)), step(text.substr(dash + 1))};
+    if (range.first > range.last) throw course::UsageError("--steps: \"" + text + "\" ends before it starts");
+    return range;
+}
+
 std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes) {
     std::string registers = std::to_string(attributes.numRegs);
     // Local memory is where per-thread arrays go when they do not fit in
@@ -109,7 +133,9 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     ladder.library_name = "cuBLAS";
     ladder.extra_columns = {"regs", "smem/block"};
 
+    const StepRange range = steps_from(run.options);
     for (const Step& step : steps) {
+        if (!range.contains(step.number)) continue;
         const course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
         course::Rung measured = course::measure(run.harness, rung, problem.run(step.launch));
         // Asked after the runs: a tuned step reports the configuration it
@@ -128,8 +154,10 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 
 std::vector<course::Sweep> run_config_sweeps(const std::vector<TunedStep>& steps, const course::TrackRun& run) {
     const Shape shape = shape_from(run.options);
+    const StepRange range = steps_from(run.options);
     std::vector<course::Sweep> sweeps;
     for (const TunedStep& step : steps) {
+        if (!range.contains(step.number)) continue;
         Problem problem(shape, run.options.seed);
         const std::vector<TileConfig> configs = step.configs();
         course::Sweep sweep;

@@ -133,6 +133,18 @@ private:
 // course::UsageError.
 Shape shape_from(const course::Options& options);
 
+// The steps a run times, from --steps: "all" (the default), one step "9", or
+// a range "8-10". cuBLAS runs in every case. The first steps take minutes at
+// 8192^3; a run of the last ones alone is what a sweep of tile
+// configurations (tests/matmul/sweep-configs.sh) needs. Throws
+// course::UsageError.
+struct StepRange {
+    int first = 1, last = 99;
+    bool contains(int number) const { return number >= first && number <= last; }
+};
+course::OptionSpec steps_option();
+StepRange steps_from(const course::Options& options);
+
 // "regs" and "smem/block" for the ladder's extra columns.
 std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
 
