@@ -166,7 +166,7 @@ std::vector<course::Sweep> run_config_sweeps(const std::vector<TunedStep>& steps
         sweep.title = "step " + course::step_label(step.number) + "'s tile configurations, each alone";
         sweep.problem = "C = A * B, FP32, M x N x K = " + shape.describe() + ", " +
                         course::gemm::describe_flops(shape.flops()) + " per run; " + problem.check_description();
-        sweep.parameter = "configuration (BM x BN x BK, stages, threads)";
+        sweep.parameter = "configuration (BM x BN x BK, warp and lane tiles, stages, A's copies, threads)";
         sweep.student = step.number == run.student_step;
         sweep.unit = course::Unit::flops;
         sweep.peak = run.harness.device.peak_fp32_gflops;

@@ -3,10 +3,11 @@
 //
 // This is the solution of step 09, renamed: 128 x 128 x 16 block tiles, warp
 // tiles of 32 x 64, 8 x 8 outputs per lane, three stages of tiles copied with
-// cp.async. The kernel stays as it is. What changes, where the TODO(step 10)
-// markers are, is which tiles it runs with:
+// cp.async (its constants MATMUL09_... at the top). The kernel stays as it
+// is. What changes, where the TODO(step 10) markers are, is which tiles it
+// runs with:
 //   1. several configurations compiled in (the block tile, the phase depth,
-//      the stages, the threads per block), instead of one;
+//      the warp and lane tiles, the stages, how A is copied), instead of one;
 //   2. the launcher picks one for the GPU and the shape: the first time it
 //      meets a shape, it times every configuration that fits on the problem
 //      itself and keeps the fastest.
@@ -30,67 +31,138 @@ using matmul::copy_async;
 using matmul::copy_async_commit;
 using matmul::copy_async_or_zero;
 using matmul::copy_async_wait;
-using matmul::spread;
 using matmul::store4;
 
+// The configuration this step runs (the defaults: step 08's tiles).
+#ifndef MATMUL09_BM
+#define MATMUL09_BM 128  // block tile: rows of C ...
+#endif
+#ifndef MATMUL09_BN
+#define MATMUL09_BN 128  // ... by columns of C
+#endif
+#ifndef MATMUL09_BK
+#define MATMUL09_BK 16  // terms per phase (per stage)
+#endif
+#ifndef MATMUL09_WM
+#define MATMUL09_WM 32  // warp tile: rows ...
+#endif
+#ifndef MATMUL09_WN
+#define MATMUL09_WN 64  // ... by columns
+#endif
+#ifndef MATMUL09_TM
+#define MATMUL09_TM 8  // a lane's outputs: rows (a multiple of 4) ...
+#endif
+#ifndef MATMUL09_TN
+#define MATMUL09_TN 8  // ... by columns (a multiple of 4)
+#endif
+#ifndef MATMUL09_STAGES
+#define MATMUL09_STAGES 3  // tiles of A and of B in shared memory
+#endif
+#ifndef MATMUL09_A_ROWS
+#define MATMUL09_A_ROWS 0  // 0: A transposed, 4-byte copies; 1: A by rows, 16-byte copies
+#endif
+#ifndef MATMUL09_SM_THREADS
+#define MATMUL09_SM_THREADS 512  // threads per multiprocessor that __launch_bounds__ asks room for
+#endif
+
+// How A's tile goes into shared memory.
+enum class ACopy {
+    transposed,  // As[k][m]: 4-byte copies into the transposed place; a float4 of As is 4 rows at one k
+    rows,        // As[m][k], as in A: 16-byte copies; a float4 of As is 4 terms of one row
+};
+
 // A block tile of BM x BN outputs in phases of BK terms, split into warp tiles
-// of WM x WN; each lane computes 8 x 8 outputs (two groups of 4 rows, WM / 2
-// apart, times two groups of 4 columns, WN / 2 apart). kStages tiles of A and
-// of B in shared memory.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int kStages_>
+// of WM x WN; each lane computes TM x TN outputs, in groups of 4 columns
+// (TN / 4 groups, WN / (TN / 4) apart) and, with A transposed, groups of 4
+// rows likewise (with A by rows, its rows are WM / TM apart: see row_in_warp).
+// kStages tiles of A and of B in shared memory. __launch_bounds__ asks for
+// room for kSmThreads threads per multiprocessor, which caps the registers
+// at 65536 / kSmThreads per thread (128 for 512).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int kStages_, ACopy kACopy_, int kSmThreads_>
 struct Tiles {
-    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
     static constexpr int kStages = kStages_;
+    static constexpr ACopy kACopy = kACopy_;
+    static constexpr int kSmThreads = kSmThreads_;
+    static constexpr bool kATransposed = kACopy == ACopy::transposed;
     static constexpr int kPad = 4;  // floats after each row of As (step 07)
     static constexpr int kWarps = (BM / WM) * (BN / WN);
     static constexpr int kThreads = 32 * kWarps;
-    static constexpr int kLaneCols = WN / 8;  // a warp's lanes as a grid over its tile
-    static constexpr int kLaneRows = WM / 8;
-    static constexpr int kACopies = BM * BK / kThreads;       // 4-byte copies of A's tile per thread
+    static constexpr int kLaneCols = WN / TN;  // a warp's lanes as a grid over its tile
+    static constexpr int kLaneRows = WM / TM;
     static constexpr int kBVectors = BK * BN / 4 / kThreads;  // 16-byte pieces of B's tile per thread
-    static constexpr int kBCopies = BK * BN / kThreads;       // 4-byte copies of B's tile, where 16 cannot be used
-    // Two blocks of 256 threads per multiprocessor: __launch_bounds__ then
-    // caps registers at 65536 / 512 = 128 per thread.
-    static constexpr int kMinBlocks = kThreads >= 512 ? 1 : 512 / kThreads;
-    static constexpr int kAStageFloats = BK * (BM + kPad);  // A's tile, transposed and padded
+    static constexpr int kMinBlocks = kThreads >= kSmThreads ? 1 : kSmThreads / kThreads;
+    // A's tile: transposed, BK rows of BM (+ pad) floats; or BM rows of BK (+ pad).
+    static constexpr int kARows = kATransposed ? BK : BM;
+    static constexpr int kARowFloats = (kATransposed ? BM : BK) + kPad;
+    static constexpr int kAStageFloats = kARows * kARowFloats;
     static constexpr int kBStageFloats = BK * BN;
     static constexpr std::size_t kSharedBytes = std::size_t{kStages} * (kAStageFloats + kBStageFloats) * 4;
 
     static_assert(BM % WM == 0 && BN % WN == 0, "the warp tiles must cover the block tile exactly");
-    static_assert(WM % 8 == 0 && WN % 8 == 0, "each lane computes 8 x 8 outputs");
-    static_assert(kLaneRows * kLaneCols == 32, "a warp tile must be exactly 32 lanes of 8 x 8 outputs");
-    static_assert(BN % 4 == 0, "B's rows are copied as whole 16-byte pieces");
-    static_assert(BK % 8 == 0 && BM % 4 == 0, "a warp copies A as patches of 4 rows by 8 terms");
-    static_assert(kACopies >= 1 && BM * BK % kThreads == 0, "the threads must share A's tile evenly");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "a lane reads its fragments as float4s");
+    static_assert(WM % TM == 0 && WN % TN == 0 && kLaneRows * kLaneCols == 32,
+                  "a warp tile must be exactly 32 lanes of TM x TN outputs");
+    static_assert(kATransposed ? WM % (4 * kLaneRows) == 0 : true, "a lane's groups of 4 rows must tile WM");
+    static_assert(WN % (4 * kLaneCols) == 0, "a lane's groups of 4 columns must tile WN");
+    static_assert(BN % 4 == 0 && BK % 4 == 0, "rows are copied as whole 16-byte pieces");
     static_assert(kBVectors >= 1 && BK * BN % (4 * kThreads) == 0, "the threads must share B's tile evenly");
-    static_assert((BM + kPad) % 4 == 0 && kAStageFloats % 4 == 0, "every row of every stage must be 16-byte aligned");
-    static_assert(kThreads % (4 * BK) == 0, "each thread's copies of A must share one column of the tile");
     static_assert(kThreads % BN == 0, "each thread's copies of B must share one column of the tile");
+    static_assert(kARowFloats % 4 == 0 && kAStageFloats % 4 == 0, "every row of every stage must be 16-byte aligned");
+    // A transposed: a warp copies patches of 4 rows by 8 terms (see the kernel).
+    static_assert(!kATransposed || (BK % 8 == 0 && BM % 4 == 0 && kThreads % (4 * BK) == 0 && BM * BK % kThreads == 0),
+                  "A transposed: BK a multiple of 8, and each thread's copies of A in one column of the tile");
+    // A by rows: 16-byte pieces (4-byte copies on the ragged path), whole rows per round of copies.
+    static_assert(kATransposed || (kThreads % BK == 0 && BM * BK % (4 * kThreads) == 0),
+                  "A by rows: the threads must share A's tile evenly, in whole rows");
     static_assert(kStages >= 2, "the pipeline needs a stage to compute on and one to copy into");
+    static_assert(kThreads >= kSmThreads || kSmThreads % kThreads == 0, "whole blocks per multiprocessor");
 };
 // TODO(step 10): several configurations instead of this one, as
 // matmul::TileConfig values (kernels.h: a name, the threads, the shared
 // memory, a launcher of that configuration alone, its attributes). The
-// solution has eight: 128 x 128 x 16 with 3 and with 4 stages, 128 x 128 x 32
-// (3), 128 x 128 x 8 (4), 128 x 256 x 16 and 256 x 128 x 16 with 512 threads,
-// 64 x 128 x 16 with 128 threads (3 and 4 stages). Every Tiles static_assert
-// must hold for each.
-using DefaultTiles = Tiles<128, 128, 16, 32, 64, 3>;
+// solution has nine: step 09's with 3 and with 4 stages, with BK = 32, with BK
+// = 32 and A by rows, 64 x 128 x 16 with 128 threads, and four with 8 x 16 or
+// 16 x 8 outputs a lane in 64 x 64 warp tiles (128 x 128 with 128 threads,
+// 128 x 256 and 256 x 128 with 256, 128 x 256 x 32). Every Tiles
+// static_assert must hold for each.
+using DefaultTiles = Tiles<MATMUL09_BM, MATMUL09_BN, MATMUL09_BK, MATMUL09_WM, MATMUL09_WN, MATMUL09_TM, MATMUL09_TN,
+                           MATMUL09_STAGES, MATMUL09_A_ROWS ? ACopy::rows : ACopy::transposed, MATMUL09_SM_THREADS>;
+
+// Row i (0 .. TM - 1) of a lane's outputs within its warp tile. A
+// transposed: groups of 4 rows, WM / (TM / 4) apart, each one float4 of a
+// row of As. A by rows: rows kLaneRows apart, so that the kLaneRows
+// different rows a warp reads at once lie in different banks (rows of
+// BK + 4 floats: 4, 12 or 20 banks apart).
+template <typename T>
+__device__ inline int row_in_warp(int lane_row, int i) {
+    if constexpr (T::kATransposed)
+        return i / 4 * (T::WM / (T::TM / 4)) + 4 * lane_row + i % 4;
+    else
+        return lane_row + T::kLaneRows * i;
+}
+
+// Column j (0 .. TN - 1) of a lane's outputs: groups of 4, WN / (TN / 4)
+// apart (spread() in step 07 and 08, for TN = 8).
+template <typename T>
+__device__ inline int col_in_warp(int lane_col, int j) {
+    return j / 4 * (T::WN / (T::TN / 4)) + 4 * lane_col + j % 4;
+}
 
 // Which copies a kernel may use (the launcher picks).
 enum class Edges {
     none,          // whole tiles, 16-byte aligned matrices: no checks
-    aligned_rows,  // B's rows start 16-byte aligned: checked 16-byte copies of B
-    any,           // any shape and alignment: B copied 4 bytes at a time
+    aligned_rows,  // B's rows start 16-byte aligned (and A's, if copied by rows): checked 16-byte copies
+    any,           // any shape and alignment: 4-byte copies
 };
 
 template <typename T, Edges kEdges>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
                                       tuned_pipeline(const float* __restrict__ A, const float* __restrict__ B,
                                                      float* __restrict__ C, int M, int N, int K) {
-    // kStages tiles of A (transposed, padded), then kStages tiles of B.
+    // kStages tiles of A (transposed or by rows, padded), then kStages tiles of B.
     extern __shared__ __align__(16) float shared[];
-    auto As = reinterpret_cast<float(*)[T::BK][T::BM + T::kPad]>(shared);
+    auto As = reinterpret_cast<float(*)[T::kARows][T::kARowFloats]>(shared);
     auto Bs = reinterpret_cast<float(*)[T::BK][T::BN]>(shared + T::kStages * T::kAStageFloats);
     const int tid = threadIdx.x;
     const int row0 = blockIdx.y * T::BM, col0 = blockIdx.x * T::BN;
@@ -99,19 +171,25 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     const int warp_row0 = warp / (T::BN / T::WN) * T::WM, warp_col0 = warp % (T::BN / T::WN) * T::WN;
     const int lane_row = lane / T::kLaneCols, lane_col = lane % T::kLaneCols;
 
-    // Where this thread's copies go. A moves 4 bytes at a time into its
-    // transposed place: a warp's 32 copies are a patch of 4 rows (m) by 8
-    // terms (k), lane = 8 * (m % 4) + k % 8. In global memory that is 4
+    // Where this thread's copies go. A transposed moves 4 bytes at a time
+    // into its transposed place: a warp's 32 copies are a patch of 4 rows (m)
+    // by 8 terms (k), lane = 8 * (m % 4) + k % 8. In global memory that is 4
     // pieces of 32 contiguous bytes; in shared memory the rows of As are
     // BM + kPad = 132 floats apart, 4 banks, so the 32 lanes write banks
     // 4 * (k % 8) + m % 4: all 32 different. The thread's next copy is
-    // kARowStep rows further down, in the same column. B moves row by row: a
-    // warp copies 512 contiguous bytes of a row in 16-byte pieces (128 in
-    // 4-byte copies), and the thread's next copy is kBRowStep rows further.
-    const int a_k = tid % 8 + tid / 32 % (T::BK / 8) * 8, a_m = tid / (4 * T::BK) * 4 + tid / 8 % 4;
-    constexpr int kBWidth = kEdges == Edges::any ? 1 : 4;  // floats per copy of B
+    // kARowStep rows further down, in the same column. A by rows, and B, move
+    // row by row, kAWidth and kBWidth floats a copy: a warp copies contiguous
+    // pieces of its rows, and the thread's next copy is kARowStep (kBRowStep)
+    // rows further.
+    constexpr int kAWidth = !T::kATransposed && kEdges != Edges::any ? 4 : 1;  // floats per copy of A
+    constexpr int kBWidth = kEdges == Edges::any ? 1 : 4;                      // floats per copy of B
+    const int a_k = T::kATransposed ? tid % 8 + tid / 32 % (T::BK / 8) * 8 : tid % (T::BK / kAWidth) * kAWidth;
+    const int a_m = T::kATransposed ? tid / (4 * T::BK) * 4 + tid / 8 % 4 : tid / (T::BK / kAWidth);
     const int b_k = tid / (T::BN / kBWidth), b_n = tid % (T::BN / kBWidth) * kBWidth;
-    constexpr int kARowStep = T::kThreads / (4 * T::BK) * 4, kBRowStep = T::kThreads / (T::BN / kBWidth);
+    constexpr int kARowStep = T::kATransposed ? T::kThreads / (4 * T::BK) * 4 : T::kThreads / (T::BK / kAWidth);
+    constexpr int kACount = T::BM / kARowStep;  // copies of A per thread and phase
+    constexpr int kBRowStep = T::kThreads / (T::BN / kBWidth);
+    constexpr int kBCount = T::BK / kBRowStep;
     // The first copies' sources at k0 = 0; 64-bit offsets, since a block at
     // the edge may start past the matrix's last row.
     const float* a_first = A + static_cast<std::ptrdiff_t>(row0 + a_m) * K + a_k;
@@ -124,54 +202,77 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     const auto fetch = [&](int k0, int stage) {
         const float* a_src = a_first + k0;
 #pragma unroll
-        for (int l = 0; l < T::kACopies; ++l, a_src += kARowStep * static_cast<std::ptrdiff_t>(K)) {
-            float* dst = &As[stage][a_k][a_m + l * kARowStep];
+        for (int l = 0; l < kACount; ++l, a_src += kARowStep * static_cast<std::ptrdiff_t>(K)) {
+            const int m = a_m + l * kARowStep;
+            float* dst = T::kATransposed ? &As[stage][a_k][m] : &As[stage][m][a_k];
             if constexpr (kEdges == Edges::none) {
-                copy_async<4>(dst, a_src);
+                copy_async<4 * kAWidth>(dst, a_src);
             } else {
-                const bool inside = row0 + a_m + l * kARowStep < M && k0 + a_k < K;
-                copy_async_or_zero<4>(dst, inside ? a_src : A, inside);
+                // With kAWidth 4, K is a multiple of 4 here: a piece is all inside or all outside.
+                const bool inside = row0 + m < M && k0 + a_k < K;
+                copy_async_or_zero<4 * kAWidth>(dst, inside ? a_src : A, inside);
             }
         }
         const float* b_src = b_first + static_cast<std::ptrdiff_t>(k0) * N;
-        constexpr int kBCount = kEdges == Edges::any ? T::kBCopies : T::kBVectors;
 #pragma unroll
         for (int l = 0; l < kBCount; ++l, b_src += kBRowStep * static_cast<std::ptrdiff_t>(N)) {
             float* dst = &Bs[stage][b_k + l * kBRowStep][b_n];
             if constexpr (kEdges == Edges::none) {
                 copy_async<16>(dst, b_src);
             } else {
+                // With kBWidth 4, N is a multiple of 4 here: a piece is all inside or all outside.
                 const bool inside = k0 + b_k + l * kBRowStep < K && col0 + b_n < N;
-                if constexpr (kEdges == Edges::aligned_rows)
-                    // N is a multiple of 4 here: a 16-byte piece is all inside or all outside.
-                    copy_async_or_zero<16>(dst, inside ? b_src : B, inside);
-                else
-                    copy_async_or_zero<4>(dst, inside ? b_src : B, inside);
+                copy_async_or_zero<4 * kBWidth>(dst, inside ? b_src : B, inside);
             }
         }
     };
 
-    float acc[8][8] = {};
+    float acc[T::TM][T::TN] = {};
+    // The multiply-adds of one k: the lane's TM values of A times its TN of B.
+    const auto multiply = [&](const float(&a_frag)[T::TM], int stage, int k) {
+        float b_frag[T::TN];
+#pragma unroll
+        for (int j = 0; j < T::TN; j += 4) {
+            const float4 b = *reinterpret_cast<const float4*>(&Bs[stage][k][warp_col0 + col_in_warp<T>(lane_col, j)]);
+            b_frag[j] = b.x, b_frag[j + 1] = b.y, b_frag[j + 2] = b.z, b_frag[j + 3] = b.w;
+        }
+#pragma unroll
+        for (int i = 0; i < T::TM; ++i)
+#pragma unroll
+            for (int j = 0; j < T::TN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    };
     const auto compute = [&](int stage) {
-        float a_frag[8], b_frag[8];
+        if constexpr (T::kATransposed) {
+            // One k at a time: a float4 of As[k] is 4 of the lane's rows.
 #pragma unroll
-        for (int k = 0; k < T::BK; ++k) {
+            for (int k = 0; k < T::BK; ++k) {
+                float a_frag[T::TM];
 #pragma unroll
-            for (int i = 0; i < 8; i += 4) {
-                const float4 a =
-                    *reinterpret_cast<const float4*>(&As[stage][k][warp_row0 + spread(lane_row, i, T::WM)]);
-                a_frag[i] = a.x, a_frag[i + 1] = a.y, a_frag[i + 2] = a.z, a_frag[i + 3] = a.w;
+                for (int i = 0; i < T::TM; i += 4) {
+                    const float4 a =
+                        *reinterpret_cast<const float4*>(&As[stage][k][warp_row0 + row_in_warp<T>(lane_row, i)]);
+                    a_frag[i] = a.x, a_frag[i + 1] = a.y, a_frag[i + 2] = a.z, a_frag[i + 3] = a.w;
+                }
+                multiply(a_frag, stage, k);
             }
+        } else {
+            // Four k at a time: a float4 of a row of As is 4 terms of one of
+            // the lane's rows, used over the next 4 steps of k.
 #pragma unroll
-            for (int j = 0; j < 8; j += 4) {
-                const float4 b =
-                    *reinterpret_cast<const float4*>(&Bs[stage][k][warp_col0 + spread(lane_col, j, T::WN)]);
-                b_frag[j] = b.x, b_frag[j + 1] = b.y, b_frag[j + 2] = b.z, b_frag[j + 3] = b.w;
+            for (int k = 0; k < T::BK; k += 4) {
+                float4 a4[T::TM];
+#pragma unroll
+                for (int i = 0; i < T::TM; ++i)
+                    a4[i] = *reinterpret_cast<const float4*>(&As[stage][warp_row0 + row_in_warp<T>(lane_row, i)][k]);
+#pragma unroll
+                for (int kk = 0; kk < 4; ++kk) {
+                    float a_frag[T::TM];
+#pragma unroll
+                    for (int i = 0; i < T::TM; ++i)
+                        a_frag[i] = kk == 0 ? a4[i].x : kk == 1 ? a4[i].y : kk == 2 ? a4[i].z : a4[i].w;
+                    multiply(a_frag, stage, k + kk);
+                }
             }
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j) acc[i][j] += a_frag[i] * b_frag[j];
         }
     };
 
@@ -196,11 +297,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     }
 
 #pragma unroll
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < T::TM; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; j += 4)
-            store4<kEdges != Edges::none>(C, row0 + warp_row0 + spread(lane_row, i, T::WM),
-                                          col0 + warp_col0 + spread(lane_col, j, T::WN), M, N, &acc[i][j]);
+        for (int j = 0; j < T::TN; j += 4)
+            store4<kEdges != Edges::none>(C, row0 + warp_row0 + row_in_warp<T>(lane_row, i),
+                                          col0 + warp_col0 + col_in_warp<T>(lane_col, j), M, N, &acc[i][j]);
 }
 
 // Launches one of the three kernels with the tiles' shared memory, opting it
@@ -214,8 +315,8 @@ void launch_with_edges(const float* A, const float* B, float* C, int M, int N, i
 }
 
 // The launcher for any Tiles: the fast path when every tile is whole and the
-// matrices are 16-byte aligned, 16-byte copies of B when its rows are
-// aligned, 4-byte copies otherwise.
+// matrices are 16-byte aligned, 16-byte copies of B (and of A by rows) when
+// their rows are aligned, 4-byte copies otherwise.
 template <typename T>
 void launch_async_pipeline(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     // TODO(step 10): this note belongs to step 10's launcher now ("matmul
@@ -224,7 +325,7 @@ void launch_async_pipeline(const float* A, const float* B, float* C, int M, int 
                                          "matmul step 09");
     if (matmul::fits_fast_path(A, B, C, M, N, K, T::BM, T::BN, T::BK))
         launch_with_edges<T, Edges::none>(A, B, C, M, N, K, stream);
-    else if (N % 4 == 0 && course::aligned16(B))
+    else if (N % 4 == 0 && course::aligned16(B) && (T::kATransposed || (K % 4 == 0 && course::aligned16(A))))
         launch_with_edges<T, Edges::aligned_rows>(A, B, C, M, N, K, stream);
     else
         launch_with_edges<T, Edges::any>(A, B, C, M, N, K, stream);

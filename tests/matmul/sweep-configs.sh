@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# Times candidate configurations of matmul step 09's kernel on the GPU in this
+# machine, each in the course's own ladder against cuBLAS, at several shapes,
+# and prints one table. Step 10 compiles the same kernel for a list of
+# configurations, so a candidate here is also a candidate for that list.
+#
+# Step 09's configuration is a set of compile-time constants at the top of
+# solutions/matmul/09_async_copies/kernel.cu: the block tile MATMUL09_BM x
+# MATMUL09_BN x MATMUL09_BK, the warp tile MATMUL09_WM x MATMUL09_WN, a lane's
+# outputs MATMUL09_TM x MATMUL09_TN, MATMUL09_STAGES, MATMUL09_A_ROWS (0: A
+# transposed, copied 4 bytes at a time; 1: A by rows, 16 bytes at a time) and
+# MATMUL09_SM_THREADS (the threads per multiprocessor __launch_bounds__ asks
+# room for: 512 caps registers at 128, 256 at 255). For each candidate this
+# script compiles that file again with the candidate's -D defines, exactly as
+# the build compiles it otherwise (the command ninja would run, read with
+# `ninja -t commands`), in parallel, links a copy of course-ladders with it in
+# a scratch folder, and runs `course-ladders matmul --steps 9 --size S` at
+# each shape, one run at a time. The build folder itself is not changed: its
+# own course-ladders keeps the default configuration. Before the candidates,
+# the build's own program runs steps 08 to 10 at each shape (--steps 8-10):
+# step 08 beside step 09 in one run, step 10's pick and its sweep of every
+# configuration it compiles in.
+#
+# Usage: tests/matmul/sweep-configs.sh [BUILD_DIR [SIZE...]]
+#   BUILD_DIR   a configured build (default build-gpu, as .ci/gpu-check makes it)
+#   SIZE        --size values (default 2048 4096 8192 4095 4097 1000x3000x500)
+#   REPS        environment: --reps at each shape (default 10) ...
+#   LARGE_REPS  ... and at shapes of 2^38 multiply-adds or more, such as
+#               8192^3 (default 3)
+#   JOBS        environment: compiles at once (default: the cores)
+#   BUILD_STEPS environment: 0 leaves out the build's own steps 08 to 10
+#   CANDIDATES  environment: one "BM BN BK WM WN TM TN STAGES A_ROWS
+#               SM_THREADS" per line (default: the list below)
+#
+# The table: per candidate and shape, the median time, TFLOP/s, the fraction
+# of cuBLAS's speed in the same run (cuBLAS time / candidate time: 1.000x is
+# cuBLAS's speed), registers and shared memory per block (the ladder's
+# columns, of the kernel that ran), the check, and ptxas's registers and spill
+# stores for the candidate's three kernels (whole tiles / 16-byte copies at
+# the edges / 4-byte copies). The build's step 10 is followed by each of its
+# configurations alone ("step 10 alone: ...", the one it picked marked). Then
+# the fractions of cuBLAS again, one row per candidate and one column per
+# shape. A candidate that does not compile (a
+# static_assert says which tile rule it breaks) or does not launch (more shared
+# memory than the GPU gives a block) is reported as such. Exit status: 0 when
+# every candidate that ran passed its checks, 1 otherwise, 77 without a GPU.
+set -euo pipefail
+
+build=${1:-build-gpu}
+if [ $# -gt 0 ]; then shift; fi
+sizes=("$@")
+if [ ${#sizes[@]} -eq 0 ]; then sizes=(2048 4096 8192 4095 4097 1000x3000x500); fi
+reps=${REPS:-10}
+large_reps=${LARGE_REPS:-3}
+jobs=${JOBS:-$(nproc)}
+build_steps=${BUILD_STEPS:-1}
+
+# BM BN BK WM WN TM TN STAGES A_ROWS SM_THREADS. The first is step 09's
+# default (step 08's tiles, three stages).
+default_candidates="128 128 16 32 64 8 8 3 0 512
+128 128 16 32 64 8 8 4 0 512
+128 128 32 32 64 8 8 3 0 512
+128 128 8 32 64 8 8 4 0 512
+128 128 16 32 64 8 8 3 1 512
+128 128 16 32 64 8 8 4 1 512
+128 128 32 32 64 8 8 3 1 512
+128 128 16 32 64 8 8 3 1 256
+64 128 16 32 64 8 8 3 0 512
+128 128 16 64 64 8 16 3 0 256
+128 128 16 64 64 8 16 4 0 256
+128 128 32 64 64 8 16 3 0 256
+128 256 16 64 64 8 16 3 0 256
+128 256 16 64 64 8 16 4 0 256
+256 128 16 64 64 16 8 3 0 256
+128 256 32 64 64 8 16 3 0 256"
+candidates=${CANDIDATES:-$default_candidates}
+
+if ! command -v nvidia-smi > /dev/null || ! nvidia-smi > /dev/null 2>&1; then
+    echo "sweep-configs: no GPU (nvidia-smi found none): nothing built or timed" >&2
+    exit 77
+fi
+if [ ! -f "$build/build.ninja" ]; then
+    echo "sweep-configs: $build is not a configured build folder (meson setup $build -Dgpu_arch=9.0)" >&2
+    exit 2
+fi
+ninja=$(command -v ninja || command -v ninja-build || true)
+if [ -z "$ninja" ]; then
+    echo "sweep-configs: ninja not found (the build's own backend)" >&2
+    exit 2
+fi
+cd "$build"
+"$ninja" lessons/course-ladders > /dev/null
+
+obj=$("$ninja" -t targets all | grep -o '^lessons/libmatmul-09-solution\.a\.p/[^:]*kernel\.cu\.o' | head -n 1)
+lib=lessons/libmatmul-09-solution.a
+if [ -z "$obj" ]; then
+    echo "sweep-configs: no object of solutions/matmul/09_async_copies/kernel.cu in $build" >&2
+    exit 2
+fi
+compile=$("$ninja" -t commands "$obj" | tail -n 1)
+archive=$("$ninja" -t commands "$lib" | tail -n 1)
+link=$("$ninja" -t commands lessons/course-ladders | tail -n 1)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+results="$work/results.tsv"
+: > "$results"
+
+# --reps for a shape: fewer for the largest, whose runs take tens of ms.
+reps_for() {
+    python3 -c 'import sys; d = [int(x) for x in sys.argv[1].lower().split("x")]; d = d * 3 if len(d) == 1 else d
+print(sys.argv[3] if d[0] * d[1] * d[2] >= 2 ** 38 else sys.argv[2])' "$1" "$reps" "$large_reps"
+}
+
+# Reads one ladder's JSON and appends its rows to the results: the rungs
+# named in ROWS (step numbers, "ref" for cuBLAS), with the name given, and
+# every point of step 10's sweep when asked.
+table_rows() {
+    python3 - "$@" >> "$results" << 'EOF'
+import json, sys
+path, name, size, ptxas, spills, wanted, sweep = sys.argv[1:8]
+report = json.load(open(path))
+ladder = report["ladders"][0]
+rows = {r["step"]: r for r in ladder["rungs"]}
+ref = rows.get("ref")
+def line(label, r, extra, tail):
+    vs = "%.3fx" % (ref["median_ms"] / r["median_ms"]) if ref and r["median_ms"] > 0 else "-"
+    print("\t".join([label, size, "%.4f ms" % r["median_ms"], "%.1f TFLOP/s" % (r["throughput"] / 1e3),
+                     vs + " cuBLAS", extra, "check ok" if r["check_ok"] else "CHECK FAILED: " + r["check"], tail]))
+for step in wanted.split(","):
+    r = rows[step]
+    extra = r.get("extra", {})
+    label = name if name else "step %s (the build's)" % step
+    line(label, r, "%s regs, %s" % (extra.get("regs", "?"), extra.get("smem/block", "?")),
+         ("ptxas: " + ptxas.strip() + ", " + (spills.strip() or "?")) if ptxas else "")
+if sweep == "1":
+    for s in report.get("sweeps", []):
+        for p in s["points"]:
+            line("  step 10 alone: " + p["label"], p, "", "")
+EOF
+}
+
+# Builds candidate n (its defines in $2) into $work/n: compile, archive, link.
+build_candidate() {
+    local n=$1 defines=$2 dir="$work/$1"
+    mkdir -p "$dir"
+    # The build's own commands, with the object, the library and the program
+    # in the scratch folder (the object's path holds the library's, so it is
+    # replaced first).
+    local c=${compile//"$obj"/"$dir/kernel.cu.o"}
+    local a=${archive//"$obj"/"$dir/kernel.cu.o"}
+    a=${a//"$lib"/"$dir/lib.a"}
+    local l=${link//"$lib"/"$dir/lib.a"}
+    l=${l//"-o lessons/course-ladders "/"-o $dir/course-ladders "}
+    if ! eval "$c $defines -Xptxas -v" > "$dir/compile.log" 2>&1; then
+        echo "does not compile" > "$dir/status"
+        return 0
+    fi
+    if ! eval "$a" > "$dir/link.log" 2>&1 || ! eval "$l" >> "$dir/link.log" 2>&1; then
+        echo "does not link" > "$dir/status"
+        return 0
+    fi
+    echo ok > "$dir/status"
+}
+
+names=()
+n=0
+while read -r bm bn bk wm wn tm tn stages arows smthreads <&3; do
+    [ -z "${bm:-}" ] && continue
+    n=$((n + 1))
+    copy=$([ "$arows" = 1 ] && echo "A by rows" || echo "A transposed")
+    names[n]="${bm}x${bn}x${bk}, warp ${wm}x${wn}, lane ${tm}x${tn}, ${stages} stages, ${copy}, ${smthreads}/SM"
+    defines="-DMATMUL09_BM=$bm -DMATMUL09_BN=$bn -DMATMUL09_BK=$bk -DMATMUL09_WM=$wm -DMATMUL09_WN=$wn"
+    defines+=" -DMATMUL09_TM=$tm -DMATMUL09_TN=$tn -DMATMUL09_STAGES=$stages -DMATMUL09_A_ROWS=$arows"
+    defines+=" -DMATMUL09_SM_THREADS=$smthreads"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    build_candidate "$n" "$defines" &
+done 3<<< "$candidates"
+count=$n
+
+# The build's own steps 08 to 10 while the candidates compile (they use the
+# CPU; a ladder's timings use the GPU and one core).
+if [ "$build_steps" != 0 ]; then
+    for size in "${sizes[@]}"; do
+        echo "== the build's steps 08 to 10 at $size" >&2
+        if lessons/course-ladders matmul --steps 8-10 --size "$size" --reps "$(reps_for "$size")" --format json \
+            > "$work/build-$size.json" 2> "$work/build-$size.err"; then
+            table_rows "$work/build-$size.json" "" "$size" "" "" "08,09,10" 1
+        else
+            tail -n 2 "$work/build-$size.err" >&2
+            printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: $(tail -n 1 "$work/build-$size.err")" \
+                >> "$results"
+        fi
+    done
+fi
+wait
+
+for n in $(seq 1 "$count"); do
+    dir="$work/$n"
+    name="${names[n]}"
+    status=$(cat "$dir/status" 2> /dev/null || echo "not built")
+    if [ "$status" != ok ]; then
+        grep -m 3 -i "error" "$dir/compile.log" >&2 || true
+        printf '%s\t%s\t%s\n' "$name" "-" "$status" >> "$results"
+        continue
+    fi
+    # ptxas's registers and spill stores of the three kernels, in the order
+    # whole tiles / 16-byte copies at the edges / 4-byte copies (Edges 0, 1, 2).
+    read -r ptxas spills < <(python3 - "$dir/compile.log" << 'EOF'
+import re, sys
+kernels, current = {}, None
+for line in open(sys.argv[1]):
+    entry = re.search(r"Compiling entry function '.*EdgesE(\d)", line)
+    if entry:
+        current = kernels.setdefault(entry.group(1), {})
+    used, spill = re.search(r"Used (\d+) registers", line), re.search(r"(\d+) bytes spill stores", line)
+    if current is not None and used:
+        current["regs"] = used.group(1)
+    if current is not None and spill:
+        current["spills"] = spill.group(1)
+order = [kernels.get(e, {}) for e in "012"]
+print("/".join(k.get("regs", "?") for k in order) + "_regs",
+      "/".join(k.get("spills", "?") for k in order) + "_bytes_spilled")
+EOF
+    )
+    ptxas=${ptxas//_/ }
+    spills=${spills//_/ }
+    for size in "${sizes[@]}"; do
+        echo "== $name at $size" >&2
+        if ! "$dir/course-ladders" matmul --steps 9 --size "$size" --reps "$(reps_for "$size")" --format json \
+            > "$dir/$size.json" 2> "$dir/$size.err"; then
+            tail -n 2 "$dir/$size.err" >&2
+            printf '%s\t%s\t%s\n' "$name" "$size" "failed: $(tail -n 1 "$dir/$size.err")" >> "$results"
+            continue
+        fi
+        table_rows "$dir/$size.json" "$name" "$size" "$ptxas" "$spills" "09" 0
+    done
+done
+
+echo
+echo "matmul step 09 candidates ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)," \
+    "--reps $reps, $large_reps at 2^38 multiply-adds and more):"
+python3 - "$results" "${sizes[@]}" << 'EOF'
+import sys
+path, sizes = sys.argv[1], sys.argv[2:]
+rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
+widths = [max(len(r[c]) for r in rows if c < len(r)) for c in range(max(len(r) for r in rows))]
+for r in rows:
+    print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r)).rstrip())
+# The fractions of cuBLAS again: one row per candidate, one column per shape.
+print("\nfraction of cuBLAS's speed (cuBLAS time / time), per shape:")
+names, table = [], {}
+for r in rows:
+    name = r[0].replace(" (picked)", "")
+    if name not in table:
+        names.append(name)
+        table[name] = {}
+    table[name][r[1]] = r[4].split()[0] if len(r) > 4 and r[4].endswith("cuBLAS") else r[2]
+width = max(len(n) for n in names)
+print(" " * width + "  " + "  ".join(s.rjust(13) for s in sizes))
+for n in names:
+    print(n.ljust(width) + "  " + "  ".join(table[n].get(s, "-")[:13].rjust(13) for s in sizes))
+EOF
+! grep -q "CHECK FAILED\|failed:" "$results"
