@@ -62,7 +62,7 @@ default_candidates="128 128 16 32 64 8 8 3 0 512
 128 128 32 32 64 8 8 3 0 512
 128 128 8 32 64 8 8 4 0 512
 128 128 16 32 64 8 8 3 1 512
-128 128 16 32 64 8 8 4 1 512
+64 64 16 32 64 8 8 3 0 512
 128 128 32 32 64 8 8 3 1 512
 128 128 16 32 64 8 8 3 1 256
 64 128 16 32 64 8 8 3 0 512
@@ -89,7 +89,11 @@ if [ -z "$ninja" ]; then
     exit 2
 fi
 cd "$build"
-"$ninja" lessons/course-ladders > /dev/null
+if ! "$ninja" lessons/course-ladders > "${TMPDIR:-/tmp}/sweep-configs-build.log" 2>&1; then
+    tail -n 20 "${TMPDIR:-/tmp}/sweep-configs-build.log" >&2
+    echo "sweep-configs: the build of course-ladders failed" >&2
+    exit 2
+fi
 
 obj=$("$ninja" -t targets all | grep -o '^lessons/libmatmul-09-solution\.a\.p/[^:]*kernel\.cu\.o' | head -n 1)
 lib=lessons/libmatmul-09-solution.a
@@ -128,6 +132,8 @@ def line(label, r, extra, tail):
     print("\t".join([label, size, "%.4f ms" % r["median_ms"], "%.1f TFLOP/s" % (r["throughput"] / 1e3),
                      vs + " cuBLAS", extra, "check ok" if r["check_ok"] else "CHECK FAILED: " + r["check"], tail]))
 for step in wanted.split(","):
+    if step not in rows:
+        continue
     r = rows[step]
     extra = r.get("extra", {})
     label = name if name else "step %s (the build's)" % step
@@ -178,14 +184,19 @@ while read -r bm bn bk wm wn tm tn stages arows smthreads <&3; do
 done 3<<< "$candidates"
 count=$n
 
-# The build's own steps 08 to 10 while the candidates compile (they use the
-# CPU; a ladder's timings use the GPU and one core).
+# Every candidate built before anything is timed: compiles on every core
+# would slow the timed runs' own host code.
+wait
+
+# The build's own steps 08 to 10 first: step 08 beside the default of step
+# 09 in one run, step 10's pick and every one of its configurations alone.
 if [ "$build_steps" != 0 ]; then
     for size in "${sizes[@]}"; do
         echo "== the build's steps 08 to 10 at $size" >&2
         if lessons/course-ladders matmul --steps 8-10 --size "$size" --reps "$(reps_for "$size")" --format json \
             > "$work/build-$size.json" 2> "$work/build-$size.err"; then
-            table_rows "$work/build-$size.json" "" "$size" "" "" "08,09,10" 1
+            table_rows "$work/build-$size.json" "" "$size" "" "" "08,09,10" 1 ||
+                printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: report unreadable" >> "$results"
         else
             tail -n 2 "$work/build-$size.err" >&2
             printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: $(tail -n 1 "$work/build-$size.err")" \
@@ -193,7 +204,6 @@ if [ "$build_steps" != 0 ]; then
         fi
     done
 fi
-wait
 
 for n in $(seq 1 "$count"); do
     dir="$work/$n"
@@ -233,7 +243,8 @@ EOF
             printf '%s\t%s\t%s\n' "$name" "$size" "failed: $(tail -n 1 "$dir/$size.err")" >> "$results"
             continue
         fi
-        table_rows "$dir/$size.json" "$name" "$size" "$ptxas" "$spills" "09" 0
+        table_rows "$dir/$size.json" "$name" "$size" "$ptxas" "$spills" "09" 0 ||
+            printf '%s\t%s\t%s\n' "$name" "$size" "failed: report unreadable" >> "$results"
     done
 done
 
@@ -244,13 +255,16 @@ python3 - "$results" "${sizes[@]}" << 'EOF'
 import sys
 path, sizes = sys.argv[1], sys.argv[2:]
 rows = [line.rstrip("\n").split("\t") for line in open(path) if line.strip()]
+header = ["candidate (or the build's step)", "shape", "median", "throughput", "of cuBLAS", "regs, smem/block",
+          "check", "ptxas: whole tiles/16-byte/4-byte kernels"]
+rows = [header] + rows
 widths = [max(len(r[c]) for r in rows if c < len(r)) for c in range(max(len(r) for r in rows))]
 for r in rows:
     print("  ".join(cell.ljust(widths[c]) for c, cell in enumerate(r)).rstrip())
 # The fractions of cuBLAS again: one row per candidate, one column per shape.
 print("\nfraction of cuBLAS's speed (cuBLAS time / time), per shape:")
 names, table = [], {}
-for r in rows:
+for r in rows[1:]:
     name = r[0].replace(" (picked)", "")
     if name not in table:
         names.append(name)
