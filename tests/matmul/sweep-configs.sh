@@ -16,19 +16,24 @@
 # `ninja -t commands`), in parallel, links a copy of course-ladders with it in
 # a scratch folder, and runs `course-ladders matmul --steps 9 --size S` at
 # each shape, one run at a time. The build folder itself is not changed: its
-# own course-ladders keeps the default configuration. Before the candidates,
-# the build's own program runs steps 08 to 10 at each shape (--steps 8-10):
+# own course-ladders keeps the default configuration. At each shape, before
+# the candidates, the build's own program runs steps 08 to 10 (--steps 8-10):
 # step 08 beside step 09 in one run, step 10's pick and its sweep of every
 # configuration it compiles in.
 #
 # Usage: tests/matmul/sweep-configs.sh [BUILD_DIR [SIZE...]]
 #   BUILD_DIR   a configured build (default build-gpu, as .ci/gpu-check makes it)
-#   SIZE        --size values (default 2048 4096 8192 4095 4097 1000x3000x500)
+#   SIZE        --size values, timed in this order (default 4096 2048 8192 4095
+#               4097 1000x3000x500)
 #   REPS        environment: --reps at each shape (default 10) ...
 #   LARGE_REPS  ... and at shapes of 2^38 multiply-adds or more, such as
 #               8192^3 (default 3)
 #   JOBS        environment: compiles at once (default: the cores)
 #   BUILD_STEPS environment: 0 leaves out the build's own steps 08 to 10
+#   BUDGET_S    environment: seconds from the script's start (the build of
+#               course-ladders and the candidates included) after which no
+#               further run starts (default 450); the runs left out are listed
+#               as such, and the table of those made is printed all the same
 #   CANDIDATES  environment: one "BM BN BK WM WN TM TN STAGES A_ROWS
 #               SM_THREADS" per line (default: the list below)
 #
@@ -49,11 +54,12 @@ set -euo pipefail
 build=${1:-build-gpu}
 if [ $# -gt 0 ]; then shift; fi
 sizes=("$@")
-if [ ${#sizes[@]} -eq 0 ]; then sizes=(2048 4096 8192 4095 4097 1000x3000x500); fi
+if [ ${#sizes[@]} -eq 0 ]; then sizes=(4096 2048 8192 4095 4097 1000x3000x500); fi
 reps=${REPS:-10}
 large_reps=${LARGE_REPS:-3}
 jobs=${JOBS:-$(nproc)}
 build_steps=${BUILD_STEPS:-1}
+budget=${BUDGET_S:-450}
 
 # BM BN BK WM WN TM TN STAGES A_ROWS SM_THREADS. The first is step 09's
 # default (step 08's tiles, three stages).
@@ -188,35 +194,18 @@ count=$n
 # would slow the timed runs' own host code.
 wait
 
-# The build's own steps 08 to 10 first: step 08 beside the default of step
-# 09 in one run, step 10's pick and every one of its configurations alone.
-if [ "$build_steps" != 0 ]; then
-    for size in "${sizes[@]}"; do
-        echo "== the build's steps 08 to 10 at $size" >&2
-        if lessons/course-ladders matmul --steps 8-10 --size "$size" --reps "$(reps_for "$size")" --format json \
-            > "$work/build-$size.json" 2> "$work/build-$size.err"; then
-            table_rows "$work/build-$size.json" "" "$size" "" "" "08,09,10" 1 ||
-                printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: report unreadable" >> "$results"
-        else
-            tail -n 2 "$work/build-$size.err" >&2
-            printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: $(tail -n 1 "$work/build-$size.err")" \
-                >> "$results"
-        fi
-    done
-fi
-
+# ptxas's registers and spill stores of each candidate's three kernels, in
+# the order whole tiles / 16-byte copies at the edges / 4-byte copies (Edges
+# 0, 1, 2).
+ptxas=() spills=()
 for n in $(seq 1 "$count"); do
     dir="$work/$n"
-    name="${names[n]}"
-    status=$(cat "$dir/status" 2> /dev/null || echo "not built")
-    if [ "$status" != ok ]; then
+    if [ "$(cat "$dir/status" 2> /dev/null || echo "not built")" != ok ]; then
         grep -m 3 -i "error" "$dir/compile.log" >&2 || true
-        printf '%s\t%s\t%s\n' "$name" "-" "$status" >> "$results"
+        printf '%s\t%s\t%s\n' "${names[n]}" "-" "$(cat "$dir/status" 2> /dev/null || echo "not built")" >> "$results"
         continue
     fi
-    # ptxas's registers and spill stores of the three kernels, in the order
-    # whole tiles / 16-byte copies at the edges / 4-byte copies (Edges 0, 1, 2).
-    read -r ptxas spills < <(python3 - "$dir/compile.log" << 'EOF'
+    read -r p s < <(python3 - "$dir/compile.log" << 'EOF'
 import re, sys
 kernels, current = {}, None
 for line in open(sys.argv[1]):
@@ -233,9 +222,39 @@ print("/".join(k.get("regs", "?") for k in order) + "_regs",
       "/".join(k.get("spills", "?") for k in order) + "_bytes_spilled")
 EOF
     )
-    ptxas=${ptxas//_/ }
-    spills=${spills//_/ }
-    for size in "${sizes[@]}"; do
+    ptxas[n]=${p//_/ }
+    spills[n]=${s//_/ }
+done
+
+# Shape by shape, in the order given (so that a run cut short by BUDGET_S has
+# every candidate at the first shapes): the build's own steps 08 to 10 (step
+# 08 beside the default of step 09 in one run, step 10's pick and every one
+# of its configurations alone), then each candidate's step 09.
+for size in "${sizes[@]}"; do
+    if [ "$build_steps" != 0 ]; then
+        if [ "$SECONDS" -ge "$budget" ]; then
+            printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "not run: past BUDGET_S" >> "$results"
+        else
+            echo "== the build's steps 08 to 10 at $size" >&2
+            if lessons/course-ladders matmul --steps 8-10 --size "$size" --reps "$(reps_for "$size")" --format json \
+                > "$work/build-$size.json" 2> "$work/build-$size.err"; then
+                table_rows "$work/build-$size.json" "" "$size" "" "" "08,09,10" 1 ||
+                    printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" "failed: report unreadable" >> "$results"
+            else
+                tail -n 2 "$work/build-$size.err" >&2
+                printf '%s\t%s\t%s\n' "steps 08 to 10 (the build's)" "$size" \
+                    "failed: $(tail -n 1 "$work/build-$size.err")" >> "$results"
+            fi
+        fi
+    fi
+    for n in $(seq 1 "$count"); do
+        dir="$work/$n"
+        name="${names[n]}"
+        [ -n "${ptxas[n]:-}" ] || continue
+        if [ "$SECONDS" -ge "$budget" ]; then
+            printf '%s\t%s\t%s\n' "$name" "$size" "not run: past BUDGET_S" >> "$results"
+            continue
+        fi
         echo "== $name at $size" >&2
         if ! "$dir/course-ladders" matmul --steps 9 --size "$size" --reps "$(reps_for "$size")" --format json \
             > "$dir/$size.json" 2> "$dir/$size.err"; then
@@ -243,7 +262,7 @@ EOF
             printf '%s\t%s\t%s\n' "$name" "$size" "failed: $(tail -n 1 "$dir/$size.err")" >> "$results"
             continue
         fi
-        table_rows "$dir/$size.json" "$name" "$size" "$ptxas" "$spills" "09" 0 ||
+        table_rows "$dir/$size.json" "$name" "$size" "${ptxas[n]}" "${spills[n]}" "09" 0 ||
             printf '%s\t%s\t%s\n' "$name" "$size" "failed: report unreadable" >> "$results"
     done
 done
@@ -275,4 +294,5 @@ print(" " * width + "  " + "  ".join(s.rjust(13) for s in sizes))
 for n in names:
     print(n.ljust(width) + "  " + "  ".join(table[n].get(s, "-")[:13].rjust(13) for s in sizes))
 EOF
+echo "($SECONDS s in all)"
 ! grep -q "CHECK FAILED\|failed:" "$results"
