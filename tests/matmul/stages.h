@@ -26,25 +26,28 @@ inline const std::vector<Shape> kStageShapes = {{512, 256, 384}, {200, 100, 60},
 
 // Three stages of tiles: at every shape of kStageShapes the kernel's shared
 // memory per block (static and dynamic, read from the launch captured without
-// running it) is at least the reference solution's, whose three stages of
-// 16 x (128 + 4) and 16 x 128 floats take 49,920 bytes (step 08's two: 33,280).
-inline StagesCheck check_three_stages(Launcher graded, Launcher reference) {
+// running it) is at least 1.5 times that of `two_stages`, step 08's reference
+// solution, whose two stages of 16 x (128 + 4) and 16 x 128 floats take 33,280
+// bytes: three such stages take 49,920. Measured against step 08 rather than
+// against step 09's own solution, so that the check asks the same of a
+// student whichever tiles that solution's constants (MATMUL09_...) choose.
+inline StagesCheck check_three_stages(Launcher graded, Launcher two_stages) {
     StagesCheck check{true, ""};
     for (const Shape& shape : kStageShapes) {
         Problem problem(shape, 920);
         const course::LaunchRecord mine = course::record_launches(problem.run(graded).launch);
-        const course::LaunchRecord theirs = course::record_launches(problem.run(reference).launch);
+        const course::LaunchRecord theirs = course::record_launches(problem.run(two_stages).launch);
         if (mine.kernels.size() != 1 || theirs.kernels.size() != 1)
             return {false, "at " + shape.describe() + " the launcher launched " + std::to_string(mine.kernels.size()) +
                                " kernels, not one"};
         const std::size_t bytes = mine.kernels.front().shared_bytes();
-        const std::size_t needed = theirs.kernels.front().shared_bytes();
+        const std::size_t needed = theirs.kernels.front().shared_bytes() * 3 / 2;
         if (!check.what.empty()) check.what += "; ";
         check.what += "at " + shape.describe() + " the kernel has " + std::to_string(bytes) +
                       " bytes of shared memory per block (static and dynamic)";
         if (bytes < needed) {
             check.ok = false;
-            check.what += ", the reference solution's three stages of tiles " + std::to_string(needed);
+            check.what += ", where three stages of step 08's tiles take " + std::to_string(needed);
         }
     }
     return check;

@@ -7,10 +7,10 @@
 #include "matmul/stages.h"
 
 TEST_CASE("step 09's three-stage check fails step 08's solution (the starter) and passes step 09's") {
-    const auto starter = matmul::testing::check_three_stages(matmul::step08_warp_tiling, matmul::step09_async_copies);
+    const auto starter = matmul::testing::check_three_stages(matmul::step08_warp_tiling, matmul::step08_warp_tiling);
     MESSAGE("starter: ", starter.what);
     CHECK_FALSE(starter.ok);
-    const auto solution = matmul::testing::check_three_stages(matmul::step09_async_copies, matmul::step09_async_copies);
+    const auto solution = matmul::testing::check_three_stages(matmul::step09_async_copies, matmul::step08_warp_tiling);
     MESSAGE("solution: ", solution.what);
     CHECK_MESSAGE(solution.ok, solution.what);
 }
