@@ -35,6 +35,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 WIDTH_IN, HEIGHT_IN, DPI = 12.8, 7.2, 100  # 1280x720 px
 TEXT_PT = 16  # the smallest text on a chart
@@ -67,6 +68,15 @@ STYLE = {
 class ReportError(Exception):
     """A report that cannot be drawn; the message names the field."""
 
+
+
+def axis_number(value, _position=None):
+    """A tick label: 2,500, 250k, 1.5M (the axis's unit named in its label)."""
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:g}M"
+    if abs(value) >= 1e4:
+        return f"{value / 1e3:g}k"
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:g}"
 
 def _field(obj, key, kind, where):
     if not isinstance(obj, dict) or key not in obj:
@@ -340,6 +350,10 @@ def draw_ladder(ladder, device, source):
             tick.set_fontweight("bold")
     ax.tick_params(axis="y", length=0, pad=10)
     ax.set_xlabel(unit, labelpad=4)
+    # Short tick labels without an offset: matplotlib would otherwise write
+    # 1,000,000 GFLOP/s as "1.0" with "1e6" under the axis. Large values in
+    # thousands (k) or millions (M) of the axis's unit.
+    ax.xaxis.set_major_formatter(FuncFormatter(axis_number))
     ax.grid(axis="x", color="#dddddd", zorder=0)
     ax.spines["left"].set_visible(False)
     # The figures' column, right of the plot, at each row's height.
