@@ -33,7 +33,8 @@ if [ $# -lt 2 ]; then
         "NAME: a report, as in the figure lines of $0)" >&2
     exit 2
 fi
-build=$(cd "$1" && pwd)
+build_dir=$1
+build=$(cd "$build_dir" && pwd)
 gpu=$2
 shift 2
 only=("$@")
@@ -45,7 +46,7 @@ case $gpu in
 esac
 ladders=$build/lessons/course-ladders
 if [ ! -x "$ladders" ]; then
-    echo "$0: $ladders is missing: build first (meson compile -C $1)" >&2
+    echo "$0: $ladders is missing: build first (meson compile -C $build_dir)" >&2
     exit 2
 fi
 
