@@ -5,6 +5,10 @@
 
 #include "gpu_test.h"
 
+#include "course/device.h"
+
+#include <cuda_runtime.h>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,7 +26,25 @@ int test_device() {
     const char* text = std::getenv("COURSE_TEST_DEVICE");
     return text != nullptr ? std::atoi(text) : 0;
 }
+
+// What COURSE_NEEDS_COMPUTE_CAPABILITY declared (0: any GPU).
+int needed_capability = 0;
+const char* needed_for = "";
 }  // namespace
+
+NeedsComputeCapability::NeedsComputeCapability(int needed, const char* what) {
+    needed_capability = needed;
+    needed_for = what;
+}
+
+// "" when the test device has the compute capability the tests declared,
+// else why they are skipped.
+std::string missing_capability() {
+    if (needed_capability == 0) return "";
+    cudaDeviceProp properties{};
+    if (cudaGetDeviceProperties(&properties, test_device()) != cudaSuccess) return "";  // open_device says why
+    return capability_missing(properties.major, properties.minor, needed_capability, needed_for);
+}
 
 Harness& harness() {
     static std::unique_ptr<Harness> instance;
@@ -105,6 +127,11 @@ int main(int argc, char** argv) {
     std::string why;
     if (!course::gpu_available(&why)) {
         std::printf("skipped: %s\n", why.c_str());
+        return 77;
+    }
+    const std::string missing = course::testing::missing_capability();
+    if (!missing.empty()) {
+        std::printf("skipped: %s\n", missing.c_str());
         return 77;
     }
     // Under a sanitizer already (the memcheck and racecheck setups), the

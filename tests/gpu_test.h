@@ -26,6 +26,20 @@ std::vector<std::size_t> sizes_1d();
 // The harness of this test program, on device 0 (or $COURSE_TEST_DEVICE).
 Harness& harness();
 
+// A grading test whose step needs a later GPU (the hgemm track's Hopper
+// steps) says so once, at namespace scope:
+//
+//     COURSE_NEEDS_COMPUTE_CAPABILITY(hgemm::kHopper, "hgemm step 06 (TMA)");
+//
+// On an older GPU its main() (tests/gpu_main.cpp) then prints "skipped: " and
+// course::capability_missing's line, and exits 77: Meson reports the lesson
+// skipped, not failed, with the reason in its log.
+struct NeedsComputeCapability {
+    NeedsComputeCapability(int needed, const char* what);
+};
+#define COURSE_NEEDS_COMPUTE_CAPABILITY(needed, what) \
+    static const course::testing::NeedsComputeCapability course_needs_compute_capability_(needed, what)
+
 // False when the tests run under compute-sanitizer (the memcheck and
 // racecheck test setups set COURSE_SANITIZER): kernels run many times slower
 // there, so speed requirements are not checked, only correctness.

@@ -26,6 +26,17 @@ TEST_CASE("FP32 lanes per multiprocessor by compute capability") {
     CHECK(course::fp32_lanes_per_sm(1, 0) == 0);    // unknown: the caller warns
 }
 
+TEST_CASE("a step that needs a later GPU is left out with a line that says which") {
+    // Hopper (9.0) and later have what a Hopper step needs.
+    CHECK(course::capability_missing(9, 0, 90, "hgemm step 06") == "");
+    CHECK(course::capability_missing(10, 0, 90, "hgemm step 06") == "");
+    CHECK(course::capability_missing(7, 5, 0, "any step") == "");
+    CHECK(course::capability_missing(8, 9, 90, "hgemm step 06 (TMA)") ==
+          "hgemm step 06 (TMA) needs compute capability 9.0 (Hopper) or later; this GPU is 8.9: left out");
+    CHECK(course::capability_missing(7, 5, 80, "cp.async") ==
+          "cp.async needs compute capability 8.0 (Ampere) or later; this GPU is 7.5: left out");
+}
+
 TEST_CASE("FP32 peak: SMs x lanes x 2 FLOP x clock") {
     // H100 SXM5: 132 SMs x 128 x 2 x 1980 MHz = 66.9 TFLOP/s.
     CHECK(course::peak_fp32_gflops(132, 128, 1980000) == doctest::Approx(66908.2).epsilon(1e-4));

@@ -43,6 +43,15 @@ int fp32_lanes_per_sm(int cc_major, int cc_minor);
 // Each lane retires one fused multiply-add (2 FLOP) per clock.
 double peak_fp32_gflops(int sm_count, int lanes_per_sm, int sm_clock_khz);
 
+// Steps that need a later GPU's instructions (the hgemm track's Hopper steps:
+// TMA and wgmma, compute capability 9.0). `needed` is a compute capability as
+// major * 10 + minor (90 for 9.0; 0: any GPU). Returns "" when a GPU of
+// compute capability cc_major.cc_minor has it or a later one, else the line a
+// ladder prints in place of the step's row and a grading test skips with:
+// "<what> needs compute capability 9.0 (Hopper) or later; this GPU is 8.6:
+// left out".
+std::string capability_missing(int cc_major, int cc_minor, int needed, const std::string& what);
+
 // --- The device itself. ---------------------------------------------------
 
 // True if a usable CUDA GPU is present; otherwise `why` says what is missing

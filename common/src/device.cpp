@@ -14,6 +14,19 @@ double peak_dram_gbps(int memory_clock_khz, int memory_bus_bits) {
     return transfers_per_second * (memory_bus_bits / 8.0) / 1e9;
 }
 
+std::string capability_missing(int cc_major, int cc_minor, int needed, const std::string& what) {
+    if (cc_major * 10 + cc_minor >= needed) return "";
+    const int major = needed / 10, minor = needed % 10;
+    // The names of the architectures a step may need.
+    const char* name = "";
+    if (needed == 80) name = " (Ampere)";
+    if (needed == 89) name = " (Ada)";
+    if (major == 9) name = " (Hopper)";
+    if (major == 10) name = " (Blackwell)";
+    return what + " needs compute capability " + std::to_string(major) + "." + std::to_string(minor) + name +
+           " or later; this GPU is " + std::to_string(cc_major) + "." + std::to_string(cc_minor) + ": left out";
+}
+
 int fp32_lanes_per_sm(int cc_major, int cc_minor) {
     switch (cc_major) {
     case 5: return 128;                       // Maxwell

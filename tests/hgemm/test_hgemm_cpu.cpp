@@ -218,3 +218,17 @@ TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
         CHECK_THROWS_AS(hgemm::shape_from(options), course::UsageError);
     }
 }
+
+TEST_CASE("a Hopper step has no row on an older GPU, and the ladder says which compute capability it needs") {
+    const hgemm::Step any{5, "swizzled", nullptr, nullptr};
+    const hgemm::Step hopper{6, "TMA", nullptr, nullptr, hgemm::kHopper};
+    course::DeviceInfo ampere, hopper_gpu;
+    ampere.cc_major = 8;
+    ampere.cc_minor = 6;
+    hopper_gpu.cc_major = 9;
+    hopper_gpu.cc_minor = 0;
+    CHECK(hgemm::step_missing(any, ampere) == "");
+    CHECK(hgemm::step_missing(hopper, hopper_gpu) == "");
+    CHECK(hgemm::step_missing(hopper, ampere) ==
+          "hgemm step 06 (TMA) needs compute capability 9.0 (Hopper) or later; this GPU is 8.6: left out");
+}

@@ -34,14 +34,22 @@ using Attributes = cudaFuncAttributes (*)();
 // name>_attributes. The steps are listed once, in lessons/hgemm/meson.build;
 // Meson writes the list out as hgemm_steps.h, one COURSE_STEP(number,
 // launcher, title) line per step. (The inline namespace: see
-// course/kernel_copy.h.)
+// course/kernel_copy.h.) A step marked 'hopper' in the list
+// (COURSE_HOPPER_STEP) needs compute capability 9.0 (kHopper): its launcher
+// throws course::Error on an older GPU, and the ladder leaves its row out.
 inline namespace COURSE_KERNEL_COPY {
 #define COURSE_STEP(number, launcher, title)                                                             \
     void launcher(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream); \
     cudaFuncAttributes launcher##_attributes();
+#define COURSE_HOPPER_STEP(number, launcher, title) COURSE_STEP(number, launcher, title)
 #include "hgemm_steps.h"
+#undef COURSE_HOPPER_STEP
 #undef COURSE_STEP
 }  // namespace COURSE_KERNEL_COPY
+
+// The compute capability of the Hopper steps (major * 10 + minor):
+// cp.async.bulk.tensor (TMA) and mbarrier's transaction counts.
+inline constexpr int kHopper = 90;
 
 // A grid of ceil(x_extent / x_tile) by ceil(y_extent / y_tile) blocks, or
 // course::Error if the y count passes CUDA's limit of 65535.

@@ -12,7 +12,9 @@ namespace hgemm {
 course::Track track() {
     static const std::vector<Step> steps = {
 #define COURSE_STEP(number, launcher, title) {number, title, launcher, launcher##_attributes},
+#define COURSE_HOPPER_STEP(number, launcher, title) {number, title, launcher, launcher##_attributes, kHopper},
 #include "hgemm_steps.h"
+#undef COURSE_HOPPER_STEP
 #undef COURSE_STEP
     };
     course::Track track;

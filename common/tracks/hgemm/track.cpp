@@ -122,6 +122,11 @@ std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes) 
     return {registers, course::format_bytes(static_cast<double>(attributes.sharedSizeBytes))};
 }
 
+std::string step_missing(const Step& step, const course::DeviceInfo& device) {
+    return course::capability_missing(device.cc_major, device.cc_minor, step.needs_cc,
+                                      "hgemm step " + course::step_label(step.number) + " (" + step.title + ")");
+}
+
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
     const Shape shape = shape_from(run.options);
     const double halves = static_cast<double>(shape.M) * shape.K + static_cast<double>(shape.K) * shape.N;
@@ -144,6 +149,11 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
     ladder.extra_columns = {"regs", "smem/block"};
 
     for (const Step& step : steps) {
+        const std::string missing = step_missing(step, device);
+        if (!missing.empty()) {
+            ladder.notes.push_back(missing);
+            continue;
+        }
         course::Rung rung = course::step_rung(step.number, step.title, run.student_step, shape.flops());
         rung.extra_values = resource_columns(step.attributes());
         ladder.rungs.push_back(course::measure(run.harness, rung, problem.run(step.launch)));

@@ -50,6 +50,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/device.h"
 #include "course/gemm_check.h"
 #include "course/runner.h"
 #include "course/track.h"
@@ -78,6 +79,7 @@ struct Step {
     const char* title;
     Launcher launch;
     Attributes attributes;
+    int needs_cc = 0;  // the compute capability the step needs (kHopper), 0 for any
 };
 
 // The shape, the elements checked and the double-precision reference are the
@@ -189,7 +191,12 @@ Shape shape_from(const course::Options& options);
 std::vector<std::string> resource_columns(const cudaFuncAttributes& attributes);
 
 // The ladder of `steps` (the student's row marked), then cuBLAS, under the
-// tensor-core peak as its ceiling.
+// tensor-core peak as its ceiling. A step this GPU is too old for
+// (Step::needs_cc) has no row: a note says which compute capability it needs.
+//
+// "" when the GPU at hand has what `step` needs, else the line that says so.
+std::string step_missing(const Step& step, const course::DeviceInfo& device);
+
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run);
 
 // The track with the steps this program was built with (tracks/hgemm/steps.cpp).
