@@ -32,11 +32,23 @@ Each figure must be one of:
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
    that ladder, with the same step and title, and that row's numbers, column by column.
-2. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
+2. **a value of a committed Nsight Compute export**, slides/data/<gpu>/ncu/<track>-<NN>[-<k>].csv
+   (what slides/data/profile.sh wrote from the lesson README's own ncu command, on that GPU), at
+   the precision the text shows: a metric's value (bytes also in KB, MB, GB, KiB, MiB, GiB; ns
+   also in us and ms; a count also in thousands, millions, billions), sectors per request,
+   shared wavefronts per shared load instruction, threads per instruction, or one kernel's
+   value over another's of the same metric (also as a percentage). A lesson README is checked
+   against its lesson's exports, a track's other texts against the track's, README.md against
+   all. A figure listed below for another reason than ncu is not looked for there.
+3. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
    (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
    Nsight Compute count or a --profile column, no export committed yet) or example. An entry
-   that no longer appears in its file, or appears only where a report holds it, fails the
-   check too, so the list stays the list of what is unchecked.
+   that no longer appears in its file, or appears only where a report or an export holds it,
+   fails the check too, so the list stays the list of what is unchecked. Once exports are
+   committed for a lesson (for a track's texts: for the track), an `ncu` entry there whose
+   figure no export holds fails: the text is corrected from the export (an entry whose why
+   names `--profile` is exempt: those columns come from the JSON reports). With no exports
+   committed, `ncu` entries are accepted as listed.
 
 Not checked: the ## Grading sections and the tables tests/check-grading writes between its
 markers (their figures are the grading runs', measured by tests/check-grading), numbers
@@ -53,6 +65,7 @@ mistake. Fix the text from the report, or, if the figure is not a measurement, a
 the list with its reason.
 """
 
+import importlib.util
 import json
 import math
 import re
@@ -64,6 +77,9 @@ LIST = ROOT / "tests" / "figures_not_in_reports.txt"
 
 NUMBER = re.compile(r"(?<![\w.^/-])(\d[\d,]*\.\d+)(?![\w.]*\d)")
 LINK = re.compile(r"(h100|h200)/([a-z0-9-]+)\.json")
+# The Nsight Compute exports, slides/data/<gpu>/ncu/<track>-<NN>[-<k>].csv (slides/data/profile.sh)
+EXPORT = re.compile(r"^([a-z0-9]+)-(\d\d)(?:-\d+)?\.csv$")
+LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 
 
 # Sections whose figures come from elsewhere than slides/data/: a lesson's grading section
@@ -187,6 +203,92 @@ def matches(shown, decimals, values):
 
 def load_reports():
     return [Report(p) for p in sorted((ROOT / "slides" / "data").glob("*/*.json"))]
+
+
+def ncu_commands_module():
+    """slides/data/ncu_commands.py of this checkout, which writes the exports and reads them."""
+    path = Path(__file__).resolve().parent.parent / "slides" / "data" / "ncu_commands.py"
+    spec = importlib.util.spec_from_file_location("ncu_commands", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Units ncu writes under --print-units base, and the scales a text shows them in: bytes as KB, MB,
+# GB (and KiB, MiB, GiB), times in ns as us and ms. Any count may also be shown in thousands,
+# millions or billions ("56.6 million instructions").
+UNIT_SCALES = {"byte": [1e-3, 1e-6, 1e-9, 2.0**-10, 2.0**-20, 2.0**-30], "nsecond": [1e-3, 1e-6],
+               "usecond": [1e-3, 1e3], "msecond": [1e3]}
+COUNT_SCALES = [1e-3, 1e-6, 1e-9]
+
+
+def per(name, names):
+    """The metrics a text divides this one by, in one row: sectors per request, shared-memory
+    wavefronts per shared load instruction, threads per warp instruction."""
+    if "sectors" in name and name.replace("sectors", "requests") in names:
+        yield name.replace("sectors", "requests")
+    if "wavefronts" in name and "shared" in name:
+        yield from (n for n in names if "inst_executed_op_shared" in n)
+    if "thread_inst_executed" in name and name.replace("thread_inst_executed", "inst_executed") in names:
+        yield name.replace("thread_inst_executed", "inst_executed")
+
+
+class Export:
+    """One lesson's Nsight Compute exports on one GPU: every value a text may quote from them."""
+
+    def __init__(self, gpu, track, step, paths, read_export):
+        self.gpu, self.track, self.step = gpu, track, step
+        self.paths = paths
+        values = []
+        by_metric = {}
+        for path in paths:
+            _, columns = read_export(path)
+            names = {name: (unit, rows) for name, unit, rows in columns}
+            for name, unit, rows in columns:
+                by_metric.setdefault(name, []).extend(rows)
+                for v in rows:
+                    values.append(v)
+                    values += [v * f for f in UNIT_SCALES.get(unit, [])]
+                    if unit != "%" and unit not in UNIT_SCALES or unit == "byte":
+                        values += [v * f for f in COUNT_SCALES]
+                for other in per(name, names):
+                    for a, b in zip(rows, names[other][1]):
+                        if b:
+                            values.append(a / b)
+        # Ratios of one metric between the kernels the lesson profiles ("4.0x the sectors"), also as
+        # a percentage.
+        for rows in by_metric.values():
+            for i, a in enumerate(rows):
+                for j, b in enumerate(rows):
+                    if b and i != j:
+                        values += [a / b, 100.0 * a / b]
+        self.values = sorted(v for v in values if math.isfinite(v))
+
+
+def load_exports():
+    """The committed Nsight Compute exports, one Export per lesson and GPU."""
+    paths = {}
+    for path in sorted((ROOT / "slides" / "data").glob("*/ncu/*.csv")):
+        m = EXPORT.match(path.name)
+        if m:
+            paths.setdefault((path.parent.parent.name, m.group(1), m.group(2)), []).append(path)
+    if not paths:
+        return []
+    read_export = ncu_commands_module().read_export
+    return [Export(gpu, track, step, group, read_export) for (gpu, track, step), group in sorted(paths.items())]
+
+
+def export_values(exports, rel, track):
+    """The export values a text may quote: a lesson README its lesson's, a track's other texts
+    the track's, README.md every export's; None when there are none (nothing committed yet)."""
+    lesson = LESSON_README.match(rel)
+    if lesson:
+        chosen = [e for e in exports if (e.track, e.step) == lesson.groups()]
+    else:
+        chosen = [e for e in exports if track is None or e.track == track]
+    if not chosen:
+        return None
+    return sorted(v for e in chosen for v in e.values)
 
 
 def texts():
@@ -342,14 +444,16 @@ def named_reports(text, scope):
 
 def main():
     reports = load_reports()
+    exports = load_exports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
     listed = load_list()
     problems = []
-    counts = {"report": 0, "ladder rows": 0, "listed": 0}
+    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
         values = sorted(v for r in scope for v in r.values)
+        ncu_values = export_values(exports, rel, track)
         if path.parent.name == "slides":
             lines = deck_lines(path.read_text())
         else:
@@ -391,21 +495,40 @@ def main():
                 ):
                     counts["report"] += 1
                     continue
-                if (rel, token) in listed:
-                    listed[(rel, token)][2] += 1
-                    counts["listed"] += 1
+                entry = listed.get((rel, token))
+                # An Nsight Compute figure (or one not listed) may come from the committed ncu
+                # exports of the text's lesson or track; one listed for another reason is not
+                # looked for there (a cited figure that an export matches by chance stays cited).
+                from_ncu = entry is None or entry[1].startswith("ncu")
+                if from_ncu and ncu_values is not None and matches(shown, decimals, ncu_values):
+                    counts["ncu export"] += 1
                     continue
-                problems.append("%s:%d: %s is in no report of slides/data/*/%s*.json, nor in %s: %s"
-                                % (rel, index + 1, token, track or "", LIST.name, line.strip()[:140]))
+                if entry is not None:
+                    entry[2] += 1
+                    counts["listed"] += 1
+                    # Once the exports are committed, an Nsight Compute figure listed as such must
+                    # be one of theirs (the --profile columns come from the JSON reports instead).
+                    if from_ncu and ncu_values is not None and "--profile" not in entry[1]:
+                        problems.append("%s:%d: %s is listed as an Nsight Compute figure, but no committed ncu export "
+                                        "of %s holds it (slides/data/*/ncu/%s*.csv): correct it from the export"
+                                        % (rel, index + 1, token, "this lesson" if LESSON_README.match(rel) else
+                                           "the track", "-".join(LESSON_README.match(rel).groups())
+                                           if LESSON_README.match(rel) else track or ""))
+                    continue
+                problems.append("%s:%d: %s is in no report of slides/data/*/%s*.json%s, nor in %s: %s"
+                                % (rel, index + 1, token, track or "",
+                                   "" if ncu_values is None else " nor in its ncu exports", LIST.name,
+                                   line.strip()[:140]))
     for (rel, token), (number, why, seen) in sorted(listed.items()):
         if not seen:
-            problems.append("%s:%d: %s | %s is no longer in %s, or only where a report holds it: remove the "
-                            "entry" % (LIST.name, number, rel, token, rel))
+            problems.append("%s:%d: %s | %s is no longer in %s, or only where a report or an ncu export holds it: "
+                            "remove the entry" % (LIST.name, number, rel, token, rel))
     for p in problems:
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
-          "%d listed as not from a report; %d problem(s)"
-          % (counts["ladder rows"], counts["report"], counts["listed"], len(problems)))
+          "%d in the Nsight Compute exports (%d of them), %d listed as not from a report; %d problem(s)"
+          % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
+             counts["listed"], len(problems)))
     return 1 if problems else 0
 
 

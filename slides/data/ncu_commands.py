@@ -187,7 +187,11 @@ def export(command, raw_text, gpu_name):
 
 def read_export(path):
     """An export's (command line, [(metric, unit, [value per row])]): its numeric columns."""
-    lines = path.read_text().splitlines()
+    return read_export_text(path.read_text())
+
+
+def read_export_text(text):
+    lines = text.splitlines()
     command = lines[0][2:] if lines and lines[0].startswith("# ") else ""
     header, units, rows = parse_log("\n".join(l for l in lines if not l.startswith("#")))
     columns = []

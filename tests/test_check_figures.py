@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Tests of tests/check_figures.py's Nsight Compute exports, and of slides/data/ncu_commands.py.
+
+    python3 tests/test_check_figures.py
+
+Each test writes a small course into a scratch folder (a track `demo`, one lesson whose README
+has an ncu command and quotes its figures, tests/figures_not_in_reports.txt) with the made-up
+exports of tests/data/ncu/ committed or not, and runs check_figures.py on it: a figure an export
+holds passes, a planted wrong one fails, an `ncu` entry an export now holds is reported as
+removable, and without exports nothing changes.
+"""
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHECK = HERE / "check_figures.py"
+DATA = HERE / "data" / "ncu"
+
+spec = importlib.util.spec_from_file_location("ncu_commands", HERE.parent / "slides" / "data" / "ncu_commands.py")
+ncu_commands = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ncu_commands)
+
+METRICS = ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+           "dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,gpu__time_duration.sum")
+
+# The exports' values (tests/data/ncu/demo-01-*.csv): copy_naive 8,388,608 sectors over 2,097,152
+# requests (4.0 per request), DRAM 68.13%, 67,108,864 bytes (67.1 MB), 31,520.5 ns (31.5 us);
+# copy_wide 524,288 requests (16.0 per request), DRAM 86.02%, 24,960 ns (1.26x faster).
+LESSON = """# Demo 01: a copy
+
+## See it in Nsight Compute
+
+```sh
+m={metrics}
+ncu --metrics $m -k regex:'^copy_naive$' -c 1 build/lessons/demo-01 --reps 1   # step 00
+ncu --metrics $m \\
+    -k regex:'^copy_wide$' -c 1 build/lessons/demo-01 --reps 1      # yours
+```
+
+The naive copy reads 4.0 sectors per request at {dram}% of DRAM's peak, 67.1 MB in 31.5 us;
+the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
+""".replace("{metrics}", METRICS)
+
+
+class CheckFigures(unittest.TestCase):
+    def course(self, dram="68.1", listed=(), exports=True):
+        """A scratch course; returns (exit status, output) of check_figures.py on it."""
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        (root / "lessons" / "demo" / "01_first").mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
+        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram))
+        (root / "tests" / "figures_not_in_reports.txt").write_text(
+            "".join("lessons/demo/01_first/README.md | %s | %s\n" % entry for entry in listed))
+        if exports:
+            (root / "slides" / "data" / "h100" / "ncu").mkdir(parents=True)
+            for csv in DATA.glob("demo-01-*.csv"):
+                shutil.copy(csv, root / "slides" / "data" / "h100" / "ncu" / csv.name)
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_figures_held_by_an_export_pass(self):
+        status, out = self.course()
+        self.assertEqual(status, 0, out)
+        self.assertIn("7 in the Nsight Compute exports (2 of them)", out)
+
+    def test_a_planted_wrong_figure_fails(self):
+        status, out = self.course(dram="68.4")
+        self.assertEqual(status, 1, out)
+        self.assertIn("68.4 is in no report of slides/data/*/demo*.json nor in its ncu exports", out)
+
+    def test_a_wrong_figure_listed_as_ncu_fails_once_exported(self):
+        status, out = self.course(dram="68.4", listed=[("68.4", "ncu: an Nsight Compute figure; no committed export")])
+        self.assertEqual(status, 1, out)
+        self.assertIn("68.4 is listed as an Nsight Compute figure, but no committed ncu export of this lesson "
+                      "holds it (slides/data/*/ncu/demo-01*.csv)", out)
+
+    def test_an_ncu_entry_the_export_holds_is_removable(self):
+        status, out = self.course(listed=[("68.1", "ncu: an Nsight Compute figure; no committed export")])
+        self.assertEqual(status, 1, out)
+        self.assertIn("lessons/demo/01_first/README.md | 68.1 is no longer in", out)
+        self.assertIn("or an ncu export holds it: remove the entry", out)
+
+    def test_without_exports_an_ncu_entry_is_accepted_as_today(self):
+        status, out = self.course(dram="68.4", exports=False, listed=[
+            ("68.4", "ncu: an Nsight Compute figure; no committed export"),
+            ("4.0", "ncu: x"), ("67.1", "ncu: x"), ("31.5", "ncu: x"), ("16.0", "ncu: x"), ("86.0", "ncu: x"),
+            ("1.26", "ncu: x")])
+        self.assertEqual(status, 0, out)
+        self.assertIn("0 in the Nsight Compute exports (0 of them), 7 listed", out)
+
+    def test_a_figure_listed_for_another_reason_stays_listed(self):
+        status, out = self.course(listed=[("68.1", "cited: the talk's figure")])
+        self.assertEqual(status, 0, out)
+        self.assertIn("6 in the Nsight Compute exports", out)
+
+
+class Commands(unittest.TestCase):
+    def readme(self):
+        root = Path(tempfile.mkdtemp(prefix="ncu-commands-"))
+        self.addCleanup(shutil.rmtree, root)
+        lesson = root / "lessons" / "demo" / "01_first"
+        lesson.mkdir(parents=True)
+        (lesson / "README.md").write_text(LESSON.replace("{dram}", "68.1"))
+        return root, ncu_commands.commands_of("demo", "01", lesson / "README.md", root)
+
+    def test_the_readme_commands_as_written(self):
+        _, commands = self.readme()
+        self.assertEqual([c.name for c in commands], ["demo-01-1", "demo-01-2"])
+        self.assertEqual(commands[1].text, "ncu --metrics %s -k 'regex:^copy_wide$' -c 1 build/lessons/demo-01 "
+                         "--reps 1" % METRICS)
+        self.assertEqual(commands[0].argv("/b")[:8], ["ncu", "--csv", "--page", "raw", "--print-units", "base",
+                                                      "--log-file", "LOG"])
+        self.assertIn("/b/lessons/demo-01", commands[0].argv("/b"))
+
+    def test_an_export_is_checked_before_it_is_written(self):
+        _, commands = self.readme()
+        log = "==PROF== Connected to process 1\n" + "\n".join((DATA / "demo-01-1.csv").read_text().splitlines()[2:])
+        text = ncu_commands.export(commands[0], log, "a GPU")
+        self.assertEqual(text.splitlines()[0], "# " + commands[0].text)
+        self.assertEqual(ncu_commands.read_export_text(text)[1][0][2], [8388608.0])
+        commands[0].count = 2
+        with self.assertRaisesRegex(ValueError, "1 kernel row"):
+            ncu_commands.export(commands[0], log, "a GPU")
+        commands[0].count = 1
+        with self.assertRaisesRegex(ValueError, "gpu__time_duration.sum"):
+            ncu_commands.export(commands[0], log.replace("gpu__time_duration.sum", "gpu__time_duration.avg"), "a GPU")
+        with self.assertRaisesRegex(ValueError, "profiled no kernel"):
+            ncu_commands.export(commands[0], "\n".join(log.splitlines()[:3]), "a GPU")
+
+
+if __name__ == "__main__":
+    unittest.main()
