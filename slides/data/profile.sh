@@ -17,10 +17,16 @@
 #
 # The figures are the reference solutions', so BUILD_DIR must be a build of a
 # tree in which each profiled lesson's kernel.cu is its solution's (the script
-# checks, and says how to make one): in a scratch copy of the course,
-#     for s in solutions/*/*/kernel.cu; do cp "$s" "lessons/${s#solutions/}"; done
-#     meson setup build && meson compile -C build $(python3 slides/data/ncu_commands.py targets)
-# then run this script from the checkout that gets the exports.
+# checks). This makes one, DIR/src/build:
+#
+#   slides/data/profile.sh --make-build DIR [GPU_ARCH] [LESSON...]
+#       e.g. slides/data/profile.sh --make-build build-solved 9.0
+#
+# copies this checkout (without .git and the top-level build* folders) to
+# DIR/src, the solutions over the starters, and builds the lesson programs the
+# commands run (again: only what changed). DIR is outside the checkout, or a
+# top-level build* folder of it (ignored by git). Then profile from the
+# checkout that gets the exports: slides/data/profile.sh DIR/src/build GPU.
 #
 # How long: the READMEs hold 111 commands (61 lessons; 686 metrics in all, about
 # 220 replay passes, 117 kernels profiled; `python3 slides/data/ncu_commands.py
@@ -37,8 +43,42 @@
 # committed ones (the lessons not profiled stay as committed) and the exit is 0.
 # When --budget stops the run first, the lessons completed are replaced all the
 # same, the others are listed (profile them next by name) and the exit is 3.
-# Exit 77 (nothing changed) when ncu or the GPU is missing; 2 on a usage mistake.
+# Exit 77 (nothing changed) when ncu or the GPU is missing; 2 on a usage mistake
+# (or a build of the starters).
 set -eu
+
+if [ "${1:-}" = "--make-build" ]; then
+    if [ $# -lt 2 ]; then
+        echo "usage: $0 --make-build DIR [GPU_ARCH] [LESSON...]" >&2
+        exit 2
+    fi
+    root=$(cd "$(dirname "$0")/../.." && pwd)
+    mkdir -p "$2"
+    dir=$(cd "$2" && pwd)
+    arch=${3:-auto}
+    shift $(($# < 3 ? $# : 3))
+    case $dir/ in
+        "$root"/build*/*) ;;
+        "$root"/*)
+            echo "$0: DIR must be outside $root or a top-level build* folder of it (not copied into itself)" >&2
+            exit 2
+            ;;
+    esac
+    targets=$(python3 "$root/slides/data/ncu_commands.py" targets "$@") || exit 2
+    mkdir -p "$dir/src"
+    (cd "$root" && tar --exclude='./build*' --exclude=./.git -cf - .) | tar -xf - -C "$dir/src"
+    for solution in "$dir"/src/solutions/*/*/kernel.cu; do
+        cp "$solution" "$dir/src/lessons/${solution#"$dir"/src/solutions/}"
+    done
+    [ -d "$dir/src/build" ] || meson setup "$dir/src/build" "$dir/src" -Dgpu_arch="$arch" >"$dir/setup.log" || {
+        echo "$0: meson setup failed; see $dir/setup.log" >&2
+        exit 1
+    }
+    # shellcheck disable=SC2086 # one word per target
+    meson compile -C "$dir/src/build" $targets || exit 1
+    echo "built with the solutions: profile with $0 $dir/src/build GPU [LESSON...]"
+    exit 0
+fi
 
 budget=0
 if [ "${1:-}" = "--budget" ]; then
@@ -105,7 +145,7 @@ for lesson in $lessons; do
 done
 if [ ${#not_solved[@]} -gt 0 ]; then
     echo "$0: in $source_dir the starters of ${not_solved[*]} are not their solutions: ncu would profile" \
-        "the starters. Build a copy with the solutions (the top of $0 says how)." >&2
+        "the starters. Build a copy with the solutions: $0 --make-build DIR (the top of $0 says more)." >&2
     exit 2
 fi
 
