@@ -39,13 +39,15 @@ Each figure must be one of:
    shared wavefronts per shared load instruction, threads per instruction, or one kernel's
    value over another's of the same metric (also as a percentage). A lesson README is checked
    against its lesson's exports, a track's other texts against the track's, README.md against
-   all. A figure listed below for another reason than ncu is not looked for there.
+   all; a section that names a GPU ("H200", `slides/data/h200/...`) against that GPU's alone.
+   A figure listed below for another reason than ncu is not looked for there.
 3. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
    (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
    Nsight Compute count or a --profile column, no export committed yet) or example. An entry
    that no longer appears in its file, or appears only where a report or an export holds it,
    fails the check too, so the list stays the list of what is unchecked. Once exports are
-   committed for a lesson (for a track's texts: for the track), an `ncu` entry there whose
+   committed for a lesson (for a track's texts: for the track), of the GPU its section names
+   if it names one, an `ncu` entry there whose
    figure no export holds fails: the text is corrected from the export (an entry whose why
    names `--profile` is exempt: those columns come from the JSON reports). With no exports
    committed, `ncu` entries are accepted as listed.
@@ -219,6 +221,8 @@ def ncu_commands_module():
 # millions or billions ("56.6 million instructions").
 UNIT_SCALES = {"byte": [1e-3, 1e-6, 1e-9, 2.0**-10, 2.0**-20, 2.0**-30], "nsecond": [1e-3, 1e-6],
                "usecond": [1e-3, 1e3], "msecond": [1e3]}
+UNIT_SCALES.update({"B": UNIT_SCALES["byte"], "ns": UNIT_SCALES["nsecond"], "us": UNIT_SCALES["usecond"],
+                    "ms": UNIT_SCALES["msecond"]})
 COUNT_SCALES = [1e-3, 1e-6, 1e-9]
 
 
@@ -249,7 +253,7 @@ class Export:
                 for v in rows:
                     values.append(v)
                     values += [v * f for f in UNIT_SCALES.get(unit, [])]
-                    if unit != "%" and unit not in UNIT_SCALES or unit == "byte":
+                    if unit != "%" and unit not in UNIT_SCALES or unit in ("byte", "B"):
                         values += [v * f for f in COUNT_SCALES]
                 for other in per(name, names):
                     for a, b in zip(rows, names[other][1]):
@@ -278,17 +282,26 @@ def load_exports():
     return [Export(gpu, track, step, group, read_export) for (gpu, track, step), group in sorted(paths.items())]
 
 
-def export_values(exports, rel, track):
+def export_values(exports, rel, track, gpus):
     """The export values a text may quote: a lesson README its lesson's, a track's other texts
-    the track's, README.md every export's; None when there are none (nothing committed yet)."""
+    the track's, README.md every export's, of the GPUs its section names (all where it names
+    none); None when there are none (nothing committed yet for that lesson, track or GPU)."""
     lesson = LESSON_README.match(rel)
     if lesson:
         chosen = [e for e in exports if (e.track, e.step) == lesson.groups()]
     else:
         chosen = [e for e in exports if track is None or e.track == track]
+    if gpus:
+        chosen = [e for e in chosen if e.gpu in gpus]
     if not chosen:
         return None
     return sorted(v for e in chosen for v in e.values)
+
+
+def gpus_named(text):
+    """The GPUs a section names ("on the H200", slides/data/h100/...)."""
+    return frozenset({g for g, _ in LINK.findall(text)} |
+                     {g for g, word in (("h200", "H200"), ("h100", "H100")) if word in text})
 
 
 def texts():
@@ -453,7 +466,7 @@ def main():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
         values = sorted(v for r in scope for v in r.values)
-        ncu_values = export_values(exports, rel, track)
+        ncu_scopes = {}  # the GPUs a section names -> the export values it may quote
         if path.parent.name == "slides":
             lines = deck_lines(path.read_text())
         else:
@@ -496,6 +509,10 @@ def main():
                     counts["report"] += 1
                     continue
                 entry = listed.get((rel, token))
+                gpus = gpus_named(paragraphs[index])
+                if gpus not in ncu_scopes:
+                    ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
+                ncu_values = ncu_scopes[gpus]
                 # An Nsight Compute figure (or one not listed) may come from the committed ncu
                 # exports of the text's lesson or track; one listed for another reason is not
                 # looked for there (a cited figure that an export matches by chance stays cited).

@@ -43,13 +43,13 @@ ncu --metrics $m \\
     -k regex:'^copy_wide$' -c 1 build/lessons/demo-01 --reps 1      # yours
 ```
 
-The naive copy reads 4.0 sectors per request at {dram}% of DRAM's peak, 67.1 MB in 31.5 us;
+{gpu}The naive copy reads 4.0 sectors per request at {dram}% of DRAM's peak, 67.1 MB in 31.5 us;
 the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
 """.replace("{metrics}", METRICS)
 
 
 class CheckFigures(unittest.TestCase):
-    def course(self, dram="68.1", listed=(), exports=True):
+    def course(self, dram="68.1", listed=(), exports=True, gpu=""):
         """A scratch course; returns (exit status, output) of check_figures.py on it."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
@@ -57,7 +57,7 @@ class CheckFigures(unittest.TestCase):
         (root / "tests").mkdir()
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
-        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram))
+        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram).replace("{gpu}", gpu))
         (root / "tests" / "figures_not_in_reports.txt").write_text(
             "".join("lessons/demo/01_first/README.md | %s | %s\n" % entry for entry in listed))
         if exports:
@@ -97,6 +97,20 @@ class CheckFigures(unittest.TestCase):
         self.assertEqual(status, 0, out)
         self.assertIn("0 in the Nsight Compute exports (0 of them), 7 listed", out)
 
+    def test_a_section_naming_a_gpu_is_checked_against_that_gpus_exports(self):
+        # the exports are the H100's: a section about the H200 has none yet, so its ncu entries
+        # stay accepted as listed, and a figure that only the H100's export holds is not the H200's
+        listed = [(f, "ncu: x") for f in ("68.4", "4.0", "67.1", "31.5", "16.0", "86.0", "1.26")]
+        status, out = self.course(dram="68.4", gpu="On the H200: ", listed=listed)
+        self.assertEqual(status, 0, out)
+        self.assertIn("0 in the Nsight Compute exports (2 of them), 7 listed", out)
+        status, out = self.course(gpu="On the H200: ")
+        self.assertEqual(status, 1, out)
+        self.assertIn("68.1 is in no report", out)
+        status, out = self.course(dram="68.4", gpu="On the H100: ", listed=listed)
+        self.assertEqual(status, 1, out)
+        self.assertIn("68.4 is listed as an Nsight Compute figure, but no committed ncu export", out)
+
     def test_a_figure_listed_for_another_reason_stays_listed(self):
         status, out = self.course(listed=[("68.1", "cited: the talk's figure")])
         self.assertEqual(status, 0, out)
@@ -109,7 +123,7 @@ class Commands(unittest.TestCase):
         self.addCleanup(shutil.rmtree, root)
         lesson = root / "lessons" / "demo" / "01_first"
         lesson.mkdir(parents=True)
-        (lesson / "README.md").write_text(LESSON.replace("{dram}", "68.1"))
+        (lesson / "README.md").write_text(LESSON.replace("{dram}", "68.1").replace("{gpu}", ""))
         return root, ncu_commands.commands_of("demo", "01", lesson / "README.md", root)
 
     def test_the_readme_commands_as_written(self):
