@@ -50,7 +50,9 @@ Each figure must be one of:
    if it names one, an `ncu` entry there whose
    figure no export holds fails: the text is corrected from the export (an entry whose why
    names `--profile` is exempt: those columns come from the JSON reports). With no exports
-   committed, `ncu` entries are accepted as listed.
+   committed, `ncu` entries are accepted as listed. An export must be of its README's command
+   as the README writes it now (the export's first line): one measured with a command since
+   changed, or for a command the README no longer has, fails.
 
 Not checked: the ## Grading sections and the tables tests/check-grading writes between its
 markers (their figures are the grading runs', measured by tests/check-grading), numbers
@@ -269,17 +271,37 @@ class Export:
         self.values = sorted(v for v in values if math.isfinite(v))
 
 
-def load_exports():
-    """The committed Nsight Compute exports, one Export per lesson and GPU."""
+def load_exports(problems):
+    """The committed Nsight Compute exports, one Export per lesson and GPU. Each must be of its
+    lesson README's command as the README writes it now (its first line): an export of a
+    command since changed, or of one the README no longer has, is stale."""
     paths = {}
-    for path in sorted((ROOT / "slides" / "data").glob("*/ncu/*.csv")):
+    for path in sorted((ROOT / "slides" / "data").glob("*/ncu/*")):
         m = EXPORT.match(path.name)
-        if m:
-            paths.setdefault((path.parent.parent.name, m.group(1), m.group(2)), []).append(path)
+        if not m:
+            problems.append("%s: not an export's name (<track>-<NN>[-<k>].csv)" % path.relative_to(ROOT))
+            continue
+        paths.setdefault((path.parent.parent.name, m.group(1), m.group(2)), []).append(path)
     if not paths:
         return []
-    read_export = ncu_commands_module().read_export
-    return [Export(gpu, track, step, group, read_export) for (gpu, track, step), group in sorted(paths.items())]
+    module = ncu_commands_module()
+    commands = {c.name: c for c in module.all_commands(ROOT)}
+    for group in paths.values():
+        for path in group:
+            command = commands.get(path.stem)
+            written, _ = module.read_export(path)
+            if command is None:
+                problems.append("%s: its README has no such ncu command (%s): measure the lesson again with "
+                                "slides/data/profile.sh, which removes it" % (path.relative_to(ROOT), path.stem))
+            elif written != command.text:
+                old, new = written.split(), command.text.split()
+                at = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+                problems.append("%s: measured with `... %s ...`, but %s:%d now says `... %s ...`: measure it again "
+                                "with slides/data/profile.sh BUILD_DIR %s %s"
+                                % (path.relative_to(ROOT), " ".join(old[at:at + 2])[:100], command.readme,
+                                   command.line, " ".join(new[at:at + 2])[:100], path.parent.parent.name,
+                                   command.lesson))
+    return [Export(gpu, track, step, group, module.read_export) for (gpu, track, step), group in sorted(paths.items())]
 
 
 def export_values(exports, rel, track, gpus):
@@ -457,10 +479,10 @@ def named_reports(text, scope):
 
 def main():
     reports = load_reports()
-    exports = load_exports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
     listed = load_list()
     problems = []
+    exports = load_exports(problems)
     counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))

@@ -49,7 +49,7 @@ the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
 
 
 class CheckFigures(unittest.TestCase):
-    def course(self, dram="68.1", listed=(), exports=True, gpu=""):
+    def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", "")):
         """A scratch course; returns (exit status, output) of check_figures.py on it."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
@@ -57,7 +57,7 @@ class CheckFigures(unittest.TestCase):
         (root / "tests").mkdir()
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
-        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram).replace("{gpu}", gpu))
+        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram).replace("{gpu}", gpu).replace(*readme_edit))
         (root / "tests" / "figures_not_in_reports.txt").write_text(
             "".join("lessons/demo/01_first/README.md | %s | %s\n" % entry for entry in listed))
         if exports:
@@ -110,6 +110,17 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(dram="68.4", gpu="On the H100: ", listed=listed)
         self.assertEqual(status, 1, out)
         self.assertIn("68.4 is listed as an Nsight Compute figure, but no committed ncu export", out)
+
+    def test_an_export_of_a_command_since_changed_is_stale(self):
+        status, out = self.course(readme_edit=("--reps 1   # step 00", "--reps 2   # step 00"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("slides/data/h100/ncu/demo-01-1.csv: measured with `... 1 ...`, but "
+                      "lessons/demo/01_first/README.md:7 now says `... 2 ...`", out)
+        self.assertIn("measure it again with slides/data/profile.sh BUILD_DIR h100 demo-01", out)
+        status, out = self.course(readme_edit=("ncu --metrics $m \\\n    -k regex:'^copy_wide$' -c 1 "
+                                               "build/lessons/demo-01 --reps 1      # yours\n", ""))
+        self.assertEqual(status, 1, out)
+        self.assertIn("demo-01-1.csv: its README has no such ncu command (demo-01-1)", out)
 
     def test_a_figure_listed_for_another_reason_stays_listed(self):
         status, out = self.course(listed=[("68.1", "cited: the talk's figure")])

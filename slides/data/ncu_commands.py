@@ -82,7 +82,7 @@ def lesson_readmes(root=ROOT):
 def commands_of(track, step, readme, root=ROOT):
     """The ncu commands of one README's Nsight Compute section."""
     lines = readme.read_text().splitlines()
-    found, section, block, variables, pending = [], None, False, {}, ""
+    found, section, block, variables, pending, first = [], None, False, {}, "", 0
     for number, line in enumerate(lines, 1):
         if line.startswith("## "):
             section = line[3:].strip()
@@ -95,6 +95,7 @@ def commands_of(track, step, readme, root=ROOT):
             continue
         if not block:
             continue
+        first = first if pending else number
         text = pending + line
         if text.rstrip().endswith("\\"):
             pending = text.rstrip()[:-1] + " "
@@ -115,7 +116,7 @@ def commands_of(track, step, readme, root=ROOT):
             continue  # another tool's command (cuobjdump)
         if unset:
             raise SystemExit("%s:%d: %s is a variable the block does not set" % (readme, number, unset[0]))
-        found.append(Command(track, step, str(readme.relative_to(root)), number, words, len(found) + 1))
+        found.append(Command(track, step, str(readme.relative_to(root)), first, words, len(found) + 1))
     for command in found:
         command.total = len(found)
     return found
