@@ -50,6 +50,32 @@ inline std::vector<Shape> shapes_for_this_run() {
     return small;
 }
 
+// Shapes whose rows are 16-byte multiples (K and N multiples of 8: the rule
+// of the Hopper steps' tensor maps) and whose tiles are still ragged, so that
+// the TMA's zero fill makes the edges: M, N and K past a multiple of 64 (a
+// box) and of 128 and 256 (a block tile), 8 columns into a block's last
+// tile, a k-tile of 8 terms, a single row. Under a sanitizer, those under
+// 10^9 FLOP, as above.
+inline const std::vector<Shape> kAlignedRaggedShapes = {
+    {1, 8, 8}, {17, 40, 72}, {129, 264, 200}, {1000, 1000, 1000}, {1025, 1032, 1096},
+};
+
+// Checks `launch` once at each of `shapes` (random inputs seeded by `seed`
+// and the shape); under a sanitizer or in the grade setup's memcheck run,
+// only the shapes under 10^9 FLOP.
+inline void check_shapes(const std::vector<Shape>& shapes, Launcher launch, std::uint64_t seed) {
+    const char* tool = std::getenv("COURSE_SANITIZER");
+    const bool small = (tool != nullptr && *tool != '\0') || course::testing::small_sizes_only();
+    for (const Shape& shape : shapes) {
+        if (small && shape.flops() >= 1e9) continue;
+        const std::string name = shape.describe();
+        CAPTURE(name);
+        Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
+        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+        CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+    }
+}
+
 // Checks `launch` once at every grading shape (random inputs seeded by
 // `seed` and the shape).
 inline void check_every_shape(Launcher launch, std::uint64_t seed) {

@@ -8,7 +8,12 @@
 #include "course/launches.h"
 #include "tracks/hgemm/track.h"
 
+#include <cuda.h>  // CUtensorMap (the type alone: nothing here calls the driver)
+#include <cuda_runtime.h>
+
 #include <cmath>
+#include <cstddef>
+#include <cstdlib>
 #include <string>
 
 namespace hgemm::testing {
@@ -157,6 +162,45 @@ inline StructureCheck check_packed_warp_tiles(Launcher launch) {
                     std::to_string(per_warp) + " outputs per warp (at least 64 x 64 = 4096), and " +
                     std::to_string(bytes / slab) + " packed 16-term slabs of " + std::to_string(slab) + " bytes with " +
                     std::to_string(bytes % slab) + " bytes over (a whole number, at least 4)"};
+}
+
+// Step 06: the tiles come through the TMA. A kernel that copies with the TMA
+// takes a tensor map per matrix it reads, a CUtensorMap of 128 bytes passed
+// as a kernel parameter (__grid_constant__), where a kernel that copies with
+// cp.async, like step 05's, takes pointers and ints. At 1024 x 1024 x 256 (K
+// and N multiples of 8, A and B 16-byte aligned: the tensor maps' rule holds,
+// so the launcher takes its TMA path) the one kernel launched must take at
+// least two parameters of sizeof(CUtensorMap) bytes, one for A and one for B.
+// The parameters' sizes come from cudaFuncGetParamInfo, asked index by index
+// until it answers that there is no such parameter; that answer is an error
+// of a CUDA call, which compute-sanitizer reports, so the check is left out
+// under a sanitizer (`skipped` says so).
+inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr) {
+    if (skipped != nullptr) *skipped = false;
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+#if CUDART_VERSION >= 12080
+    const char* sanitizer = std::getenv("COURSE_SANITIZER");
+    if (sanitizer != nullptr && *sanitizer != '\0') {
+        if (skipped != nullptr) *skipped = true;
+        return {true, "not checked under compute-sanitizer (the parameters are counted by a call that fails past "
+                      "the last one)"};
+    }
+    std::size_t parameters = 0, maps = 0, offset = 0, size = 0;
+    while (cudaFuncGetParamInfo(record.kernels[0].function, parameters, &offset, &size) == cudaSuccess) {
+        ++parameters;
+        if (size == sizeof(CUtensorMap)) ++maps;
+    }
+    (void)cudaGetLastError();  // the answer past the last parameter, not an error of the test
+    return {maps >= 2, "at " + shape.describe() + " the kernel takes " + std::to_string(parameters) + " parameters, " +
+                           std::to_string(maps) + " of them of " + std::to_string(sizeof(CUtensorMap)) +
+                           " bytes (a CUtensorMap): the TMA reads A and B through a tensor map each"};
+#else
+    return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
+                       ") has no cudaFuncGetParamInfo (12.8 has it): the kernel's parameters cannot be read"};
+#endif
 }
 
 }  // namespace hgemm::testing

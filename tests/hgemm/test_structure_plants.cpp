@@ -1,4 +1,4 @@
-// The grading checks itself (hgemm 01 to 05): each step's checks without a
+// The grading checks itself (hgemm 01 to 06): each step's checks without a
 // clock (tests/hgemm/structure.h) must pass the step's solution and fail the
 // untouched starter of the step, which is the previous step's solution (step
 // 01's starter writes nothing and fails on its results instead). A change
@@ -44,4 +44,22 @@ TEST_CASE("step 05's packed-tiles check fails step 04's solution (the starter) a
     expect(hgemm::testing::check_packed_warp_tiles(hgemm::step04_async_copies), false,
            "step 04's solution (the starter)");
     expect(hgemm::testing::check_packed_warp_tiles(hgemm::step05_swizzled), true, "step 05's solution");
+}
+
+TEST_CASE("step 06's tensor-map check fails step 05's solution (the starter) and passes step 06's") {
+    const course::DeviceInfo& device = course::testing::harness().device;
+    const std::string missing =
+        course::capability_missing(device.cc_major, device.cc_minor, hgemm::kHopper, "step 06's tensor-map check");
+    if (!missing.empty()) {
+        MESSAGE(missing);
+        return;
+    }
+    bool skipped = false;
+    const auto starter = hgemm::testing::check_tensor_maps(hgemm::step05_swizzled, &skipped);
+    if (skipped) {
+        MESSAGE(starter.what);
+        return;
+    }
+    expect(starter, false, "step 05's solution (the starter)");
+    expect(hgemm::testing::check_tensor_maps(hgemm::step06_tma), true, "step 06's solution");
 }

@@ -1,0 +1,363 @@
+// Hgemm, step 06 (Hopper): the tiles copied by the Tensor Memory Accelerator
+// (TMA), completion by mbarrier.                          (your starting point)
+//
+// This is the step 05 solution, renamed. Keep its tiles, warps, fragments
+// and math (ldmatrix, mma.sync, the next fragments loaded one step ahead),
+// and change one thing: the copies. One thread issues each stage to the TMA
+// (cp.async.bulk.tensor.2d, one instruction per box, A's and B's tensor maps
+// made on the host with cuTensorMapEncodeTiled in the 128-byte swizzle), the
+// copies count their bytes on an mbarrier per stage, and every thread waits
+// on that barrier instead of on its cp.async groups. The 128-byte swizzle
+// takes rows of 64 halves: BK = 64, and B's 256 columns are four boxes. The
+// TODO(step 06) markers say where; README.md in this folder draws the
+// swizzle and gives the PTX. It needs compute capability 9.0 (H100, H200):
+// `meson compile -C build hgemm-06 && build/lessons/hgemm-06 --size 1024`
+// runs your kernel against the CPU reference, beside the solutions of steps
+// 01 to 05; on an older GPU the ladder leaves its row out and says so.
+#include "tracks/hgemm/device.cuh"
+#include "tracks/hgemm/kernels.h"
+
+#include "course/async_copy.cuh"
+#include "course/check.h"
+#include "course/launch_helpers.h"
+
+// TODO(step 06): <cuda.h> and <cudaTypedefs.h> too (CUtensorMap, and the type
+// of cuTensorMapEncodeTiled, which the launcher gets from the driver with
+// cudaGetDriverEntryPointByVersion: no -lcuda), and course/device.h
+// (course::capability_missing); course/async_copy.cuh goes with cp.async.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+// The block tile (BM x BN outputs, BK terms per k-step), the warps over it
+// (kWarpsM x kWarpsN, each a warp tile of BM / kWarpsM x BN / kWarpsN) and
+// the stages in flight.
+// TODO(step 06): BK = 64: a box in the 128-byte swizzle is at most 128 bytes
+// wide, and a tile of A is one box of BM rows x 64 terms; B's BK x 256 tile
+// is four boxes of 64 x 64. Four stages of 48 KiB, plus 1024 bytes to align
+// the first box to 1024 (the swizzle's period), fit Hopper's 227 KiB.
+#ifndef HGEMM05_BM
+#define HGEMM05_BM 128
+#endif
+#ifndef HGEMM05_BN
+#define HGEMM05_BN 256
+#endif
+#ifndef HGEMM05_BK
+#define HGEMM05_BK 32
+#endif
+#ifndef HGEMM05_WARPS_M
+#define HGEMM05_WARPS_M 2
+#endif
+#ifndef HGEMM05_WARPS_N
+#define HGEMM05_WARPS_N 4
+#endif
+#ifndef HGEMM05_STAGES
+#define HGEMM05_STAGES 4
+#endif
+
+namespace {
+
+using course::device::copy_async_commit;
+using course::device::copy_async_wait;
+using hgemm::attributes_of;
+using hgemm::copy_8_halves_async;
+using hgemm::grid_for;
+using hgemm::vectors_fit;
+
+constexpr int BM = HGEMM05_BM, BN = HGEMM05_BN;
+constexpr int kWarpsM = HGEMM05_WARPS_M, kWarpsN = HGEMM05_WARPS_N;
+constexpr int WM = BM / kWarpsM, WN = BN / kWarpsN;  // 64 x 64
+constexpr int kMmaM = WM / 16, kMmaN = WN / 8;       // 4 x 8 accumulators of 16 x 8 per warp
+constexpr int kWarps = kWarpsM * kWarpsN;
+constexpr int kThreads = kWarps * 32;
+static_assert(BM % kWarpsM == 0 && BN % kWarpsN == 0, "the warp tiles must cover the block tile exactly");
+static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles must be whole 16 x 16 fragments of A and pairs of 16 x 8 of B");
+
+// The stages of one pipeline: kStages tiles of BK terms. The kernel is built
+// for the constants above and, for GPUs with less shared memory per block,
+// for two stages of 32 terms (Fallback below).
+template <int BK_, int kStages_>
+struct Pipeline {
+    static constexpr int BK = BK_, kStages = kStages_;
+    static constexpr int kKSteps = BK / 16;                     // 16-term steps of mma.sync per tile
+    static constexpr int kChunksA = BK / 8, kChunksB = BN / 8;  // 16-byte chunks per row of A's and B's tiles
+    static constexpr int kStageAHalves = BM * BK, kStageBHalves = BK * BN;  // no padding
+    static constexpr std::size_t kSharedBytes = std::size_t{kStages} * (kStageAHalves + kStageBHalves) * sizeof(__half);
+    static_assert(BK % 32 == 0, "the fragments alternate between two sets of registers: an even number of 16-term "
+                                "steps per tile");
+    static_assert((kChunksA & (kChunksA - 1)) == 0 && (kChunksB & (kChunksB - 1)) == 0,
+                  "the swizzle permutes chunks within a row: a power of two of them");
+    static_assert((BM * kChunksA) % kThreads == 0 && (BK * kChunksB) % kThreads == 0,
+                  "the threads must share each tile evenly, one 16-byte chunk at a time");
+    static_assert(kStages >= 2, "the pipeline needs a stage to multiply and one to copy into");
+};
+using Tiles = Pipeline<HGEMM05_BK, HGEMM05_STAGES>;
+using Fallback = Pipeline<32, 2>;
+static_assert(Fallback::kSharedBytes <= 64 * 1024,
+              "two stages of 32 terms must fit the 64 KiB a Turing block may have");
+
+// Where the 8 halves of chunk `chunk` of row `row` are stored in a tile of
+// kChunks 16-byte chunks per row (an offset in halves). Shared memory is 32
+// banks of 4 bytes: 128 bytes, 8 chunks, before the banks repeat. An
+// ldmatrix reads the same chunk of 8 consecutive rows, and a warp's copies
+// write 8 consecutive chunks at a time. Packed and unpermuted, the 8 rows of
+// 64 bytes (A's 32 terms) an ldmatrix reads would fall on 2 groups of banks,
+// 4 rows on each: a four-way conflict; rows of 512 bytes (B's 256 columns),
+// all 8 on one group. XOR-ing the chunk with bits of the row sends the 8 rows
+// to 8 different groups. With 8 or more chunks per row: chunk ^ (row % 8).
+// With 4 chunks, two rows share a 128-byte line, one in each half: chunk ^
+// (row / 2 % 4) gives the four pairs of rows four different chunks of their
+// half. The XOR keeps a chunk within its row, and the 8 chunks of one line
+// within that line: the copies stay free of conflicts too.
+// TODO(step 06): the TMA's 128-byte swizzle, box by box: chunk c of row r
+// of a box (64 halves wide, starting on a 1024-byte boundary) is at chunk
+// c ^ (r % 8) of that row, and chunk / 8 picks the box (tma_swizzled in the
+// README). For A, one box wide, that is this function's chunk ^ (row % 8).
+template <int kChunks>
+__device__ inline int swizzled(int row, int chunk) {
+    constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;  // rows that share one 128-byte line of banks
+    constexpr int kMask = (kChunks >= 8 ? 8 : kChunks) - 1;
+    return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;
+}
+
+// The shared-memory address of p, as ldmatrix wants it (32 bits).
+__device__ inline std::uint32_t shared_address(const void* p) {
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// Four 8 x 8 tiles of halves: lanes 0-7 give the row addresses of the first,
+// 8-15 of the second, 16-23 of the third, 24-31 of the fourth. Lane l gets
+// row l / 4, halves 2 (l % 4) and 2 (l % 4) + 1 of tile i in r[i].
+__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const __half* row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_address(row)));
+}
+
+// The same, each 8 x 8 tile transposed on the way: lane l gets rows 2 (l % 4)
+// and 2 (l % 4) + 1 of column l / 4.
+__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const __half* row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_address(row)));
+}
+
+// d += a * b for a 16 x 16 fragment of A (4 registers of 2 halves), a 16 x 8
+// fragment of B (2 registers) and a 16 x 8 accumulator (4 floats).
+__device__ inline void mma_16x8x16(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+    // Turing: the first 8 terms (a[0], a[1], b0), then the last 8 (a[2], a[3], b1).
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b0));
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[2]), "r"(a[3]), "r"(b1));
+#endif
+}
+
+// C[row][col] and C[row][col + 1], each only inside C: one 8-byte store when
+// both are inside and `pairs` (N even, C 8-byte aligned).
+__device__ inline void store_pair(float* __restrict__ C, int row, int col, int M, int N, float x, float y, bool pairs) {
+    if (row >= M) return;
+    if (pairs && col + 1 < N) {
+        *reinterpret_cast<float2*>(&C[row * N + col]) = make_float2(x, y);
+    } else {
+        if (col < N) C[row * N + col] = x;
+        if (col + 1 < N) C[row * N + col + 1] = y;
+    }
+}
+
+// TODO(step 06): the mbarrier (init, fence.mbarrier_init, arrive.expect_tx,
+// try_wait.parity) and the TMA copy (cp.async.bulk.tensor.2d.shared::cluster
+// .global.mbarrier::complete_tx::bytes) as inline PTX, under
+// `#if __CUDA_ARCH__ >= 900`; the kernel takes the two tensor maps
+// (const __grid_constant__ CUtensorMap) in place of A and B.
+template <typename T>
+__global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restrict__ A, const __half* __restrict__ B,
+                                                         float* __restrict__ C, int M, int N, int K, bool pairs,
+                                                         bool a_vectors, bool b_vectors) {
+    // kStages tiles of A (BM x BK), then kStages tiles of B (BK x BN), each
+    // packed and swizzled: element (row, col) of a tile is at
+    // swizzled<kChunks>(row, col / 8) + col % 8.
+    extern __shared__ __align__(128) unsigned char shared[];
+    __half* const As = reinterpret_cast<__half*>(shared);
+    __half* const Bs = As + T::kStages * T::kStageAHalves;
+
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const int warp_row = (warp / kWarpsN) * WM, warp_col = (warp % kWarpsN) * WN;  // within the block tile
+
+    // Issues the copies of the block's tiles of A (BM x BK) and B (BK x BN)
+    // at k0 into `stage`, one 16-byte chunk per copy: consecutive threads on
+    // consecutive chunks of a row, each chunk to its swizzled place.
+    // TODO(step 06): one thread (tid 0) issues the stage: arrive.expect_tx on
+    // the stage's barrier with the bytes of its boxes, then A's box at (k0,
+    // block_row) and B's boxes at (block_col + 64 j, k0). Out-of-bounds parts
+    // of a box arrive as zeros.
+    const auto fetch = [&](int k0, int stage) {
+        __half* const as = As + stage * T::kStageAHalves;
+        __half* const bs = Bs + stage * T::kStageBHalves;
+#pragma unroll
+        for (int n = 0; n < BM * T::kChunksA / kThreads; ++n) {
+            const int v = tid + n * kThreads, row = v / T::kChunksA, chunk = v % T::kChunksA;
+            copy_8_halves_async(as + swizzled<T::kChunksA>(row, chunk), A, block_row + row, k0 + chunk * 8, M, K,
+                                a_vectors);
+        }
+#pragma unroll
+        for (int n = 0; n < T::BK * T::kChunksB / kThreads; ++n) {
+            const int v = tid + n * kThreads, row = v / T::kChunksB, chunk = v % T::kChunksB;
+            copy_8_halves_async(bs + swizzled<T::kChunksB>(row, chunk), B, k0 + row, block_col + chunk * 8, K, N,
+                                b_vectors);
+        }
+    };
+
+    // Two sets of fragments: the mma.syncs of one 16-term step read one set
+    // while the ldmatrix of the next step fill the other.
+    std::uint32_t a[2][kMmaM][4], b[2][kMmaN / 2][4];
+    float acc[kMmaM][kMmaN][4] = {};
+
+    // The fragments of 16-term step `ks` of `stage` into set `set`: as in
+    // step 04, lane l points at row l % 16 and chunk l / 16 of each 16 x 16
+    // piece (of A: rows x terms; of B: terms x columns, transposed on the
+    // way), now at the row's swizzled place.
+    const auto load_fragments = [&](int set, int stage, int ks) {
+        const __half* const as = As + stage * T::kStageAHalves;
+        const __half* const bs = Bs + stage * T::kStageBHalves;
+#pragma unroll
+        for (int i = 0; i < kMmaM; ++i)
+            ldmatrix_x4(a[set][i], as + swizzled<T::kChunksA>(warp_row + i * 16 + lane % 16, ks * 2 + lane / 16));
+#pragma unroll
+        for (int j = 0; j < kMmaN / 2; ++j)
+            ldmatrix_x4_trans(b[set][j],
+                              bs + swizzled<T::kChunksB>(ks * 16 + lane % 16, (warp_col + j * 16) / 8 + lane / 16));
+    };
+
+    const auto multiply = [&](int set) {
+#pragma unroll
+        for (int i = 0; i < kMmaM; ++i)
+#pragma unroll
+            for (int j = 0; j < kMmaN; ++j)
+                mma_16x8x16(acc[i][j], a[set][i], b[set][j / 2][j % 2 * 2], b[set][j / 2][j % 2 * 2 + 1]);
+    };
+
+    const int tiles = (K + T::BK - 1) / T::BK;
+    // The first kStages - 1 tiles, one group of copies each (empty past the
+    // last tile, when K is short), and the first fragments of tile 0.
+#pragma unroll
+    for (int s = 0; s < T::kStages - 1; ++s) {
+        if (s < tiles) fetch(s * T::BK, s);
+        copy_async_commit();
+    }
+    // TODO(step 06): initialise the barriers (tid 0, one arrival per phase),
+    // __syncthreads, issue the first stages, and wait for tile 0's barrier.
+    copy_async_wait<T::kStages - 2>();
+    __syncthreads();
+    load_fragments(0, 0, 0);
+
+    int stage = 0;                // the stage the fragments are read from
+    int refill = T::kStages - 1;  // the stage tile t + kStages - 1 goes into: tile t - 1's
+    for (int t = 0; t < tiles; ++t) {
+#pragma unroll
+        for (int ks = 0; ks < T::kKSteps; ++ks) {
+            const bool last_step = ks == T::kKSteps - 1;
+            if (last_step && t + 1 < tiles) {
+                // The next fragments are tile t + 1's first: wait for it. This
+                // thread's copies of it have landed, then everyone's; and
+                // every warp has loaded its last fragments of tile t - 1 (in
+                // the k-step before), so its stage may be refilled after this.
+                stage = stage + 1 == T::kStages ? 0 : stage + 1;
+                // TODO(step 06): wait on tile t + 1's barrier (parity (t + 1) /
+                // kStages % 2); keep the __syncthreads: it frees tile t - 1's stage.
+                copy_async_wait<T::kStages - 2>();
+                __syncthreads();
+            }
+            if (!last_step || t + 1 < tiles) load_fragments((ks + 1) % 2, stage, (ks + 1) % T::kKSteps);
+            if (ks == 0) {
+                if (t + T::kStages - 1 < tiles) fetch((t + T::kStages - 1) * T::BK, refill);
+                copy_async_commit();
+                refill = refill + 1 == T::kStages ? 0 : refill + 1;
+            }
+            multiply(ks % 2);
+        }
+    }
+
+    // Lane l holds, of each 16 x 8 accumulator, rows l / 4 and l / 4 + 8,
+    // columns 2 (l % 4) and 2 (l % 4) + 1.
+    const int group = lane / 4, pair = lane % 4 * 2;
+#pragma unroll
+    for (int i = 0; i < kMmaM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kMmaN; ++j) {
+            const int row = block_row + warp_row + i * 16 + group, col = block_col + warp_col + j * 8 + pair;
+            store_pair(C, row, col, M, N, acc[i][j][0], acc[i][j][1], pairs);
+            store_pair(C, row + 8, col, M, N, acc[i][j][2], acc[i][j][3], pairs);
+        }
+    }
+}
+
+// True when this GPU gives a block less shared memory than the stages above
+// need, so that the launcher runs the two-stage Fallback instead, and says so
+// once. Asked once per program (in a static): the course runs on one device.
+// TODO(step 06): the launcher makes A's and B's tensor maps at every launch
+// (cuTensorMapEncodeTiled: FLOAT16, extents and row pitch, boxes of 64
+// columns, CU_TENSOR_MAP_SWIZZLE_128B, zeros out of bounds), refuses a GPU
+// older than 9.0 (throw course::Error), and runs step 05's launcher where K
+// or N is not a multiple of 8 or A or B is not 16-byte aligned. Done for
+// you: the launcher's name, step06_tma.
+bool needs_fallback() {
+    static const bool fallback = [] {
+        int device = 0, limit = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        if (static_cast<std::size_t>(limit) >= Tiles::kSharedBytes) return false;
+        std::fprintf(stderr,
+                     "note: hgemm step 05's %d stages need %zu bytes of shared memory per block, and this GPU gives "
+                     "a block at most %d: it runs with 2 stages of 32 terms (%zu bytes)\n",
+                     Tiles::kStages, Tiles::kSharedBytes, limit, Fallback::kSharedBytes);
+        return true;
+    }();
+    return fallback;
+}
+
+template <typename T>
+void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    const void* kernel = reinterpret_cast<const void*>(hgemm_tma<T>);
+    course::note_if_copies_synchronously(kernel, "hgemm step 05");
+    course::allow_dynamic_shared(kernel, T::kSharedBytes);  // past 48 KiB: the kernel opts in
+    const dim3 grid = grid_for(N, BN, M, BM);               // x over columns, y over rows
+    const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
+    hgemm_tma<T>
+        <<<grid, kThreads, T::kSharedBytes, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));
+    CUDA_CHECK_LAUNCH();
+}
+
+// The kernel's registers and shared memory, with its dynamic shared memory
+// added (cudaFuncGetAttributes counts static shared memory only).
+template <typename T>
+cudaFuncAttributes pipeline_attributes() {
+    cudaFuncAttributes attributes = attributes_of(hgemm_tma<T>);
+    attributes.sharedSizeBytes += T::kSharedBytes;
+    return attributes;
+}
+
+}  // namespace
+
+void hgemm::step06_tma(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    if (needs_fallback())
+        launch<Fallback>(A, B, C, M, N, K, stream);
+    else
+        launch<Tiles>(A, B, C, M, N, K, stream);
+}
+
+// The kernel this GPU runs, for the ladder's last columns.
+cudaFuncAttributes hgemm::step06_tma_attributes() {
+    return needs_fallback() ? pipeline_attributes<Fallback>() : pipeline_attributes<Tiles>();
+}
