@@ -2,6 +2,9 @@
 """Checks every measured figure in the course's READMEs against the committed reports.
 
     python3 tests/check_figures.py [SOURCE_ROOT]     exit 0: every figure found, 1: not
+    python3 tests/check_figures.py --prune [SOURCE_ROOT]
+        the same, and removes from tests/figures_not_in_reports.txt the entries it reports as no
+        longer needed (after committing new reports or Nsight Compute exports)
 
 A figure is a number with a decimal point in a README: in prose, in a table, in a ladder
 copied from the program's output. The texts checked are README.md, lessons/<track>/README.md,
@@ -76,7 +79,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent
+PRUNE = "--prune" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a != "--prune"]
+ROOT = Path(ARGS[0]) if ARGS else Path(__file__).resolve().parent.parent
 LIST = ROOT / "tests" / "figures_not_in_reports.txt"
 
 NUMBER = re.compile(r"(?<![\w.^/-])(\d[\d,]*\.\d+)(?![\w.]*\d)")
@@ -558,10 +563,17 @@ def main():
                                 % (rel, index + 1, token, track or "",
                                    "" if ncu_values is None else " nor in its ncu exports", LIST.name,
                                    line.strip()[:140]))
+    unneeded = set()
     for (rel, token), (number, why, seen) in sorted(listed.items()):
         if not seen:
+            unneeded.add(number)
             problems.append("%s:%d: %s | %s is no longer in %s, or only where a report or an ncu export holds it: "
-                            "remove the entry" % (LIST.name, number, rel, token, rel))
+                            "remove the entry%s" % (LIST.name, number, rel, token, rel, " (removed)" if PRUNE else ""))
+    if PRUNE and unneeded:
+        kept = [line for number, line in enumerate(LIST.read_text().splitlines(), 1) if number not in unneeded]
+        LIST.write_text("\n".join(kept) + "\n")
+        problems = [p for p in problems if not p.endswith("(removed)")]
+        print("%s: %d entries removed" % (LIST.name, len(unneeded)))
     for p in problems:
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "

@@ -49,7 +49,7 @@ the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
 
 
 class CheckFigures(unittest.TestCase):
-    def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", "")):
+    def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", ""), prune=False):
         """A scratch course; returns (exit status, output) of check_figures.py on it."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
@@ -64,7 +64,9 @@ class CheckFigures(unittest.TestCase):
             (root / "slides" / "data" / "h100" / "ncu").mkdir(parents=True)
             for csv in DATA.glob("demo-01-*.csv"):
                 shutil.copy(csv, root / "slides" / "data" / "h100" / "ncu" / csv.name)
-        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        run = subprocess.run([sys.executable, str(CHECK)] + (["--prune"] if prune else []) + [str(root)],
+                             capture_output=True, text=True)
+        self.list_after = (root / "tests" / "figures_not_in_reports.txt").read_text().strip()
         return run.returncode, run.stdout + run.stderr
 
     def test_figures_held_by_an_export_pass(self):
@@ -88,6 +90,13 @@ class CheckFigures(unittest.TestCase):
         self.assertEqual(status, 1, out)
         self.assertIn("lessons/demo/01_first/README.md | 68.1 is no longer in", out)
         self.assertIn("or an ncu export holds it: remove the entry", out)
+
+    def test_prune_removes_the_entries_no_longer_needed(self):
+        status, out = self.course(prune=True, listed=[("68.1", "ncu: an Nsight Compute figure; no committed export"),
+                                                      ("99.9", "cited: gone from the text")])
+        self.assertEqual(status, 0, out)
+        self.assertIn("figures_not_in_reports.txt: 2 entries removed", out)
+        self.assertEqual(self.list_after, "")
 
     def test_without_exports_an_ncu_entry_is_accepted_as_today(self):
         status, out = self.course(dram="68.4", exports=False, listed=[
