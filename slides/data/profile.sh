@@ -28,12 +28,14 @@
 # top-level build* folder of it (ignored by git). Then profile from the
 # checkout that gets the exports: slides/data/profile.sh DIR/src/build GPU.
 #
-# How long: the READMEs hold 111 commands (61 lessons; 686 metrics in all, about
-# 220 replay passes, 117 kernels profiled; `python3 slides/data/ncu_commands.py
-# count [LESSON...]` counts them). Each is one run of a lesson program (its
-# ladder at --reps 1, the CPU check) under ncu: about 5 to 10 s, so 10 to 18
-# minutes for all on one GPU. Split a run with LESSONs (basics reduction matmul
-# hgemm occupancy: 47 commands; convolution separable sobel pipeline: 64), or
+# How long: the READMEs hold about 110 commands in about 60 lessons (about 700
+# metrics in all, 220 replay passes, 120 kernels profiled; `python3
+# slides/data/ncu_commands.py count [LESSON...]` counts them exactly). Each is one
+# run of a lesson program (its ladder at --reps 1, the sampled check) under ncu:
+# about 5 to 10 s, so 10 to 18 minutes for all on one GPU, after the build
+# (--make-build: about 120 nvcc compilations). Split a run with LESSONs (basics
+# reduction matmul hgemm occupancy: about 50 commands; convolution separable
+# sobel pipeline: about 65), or
 # give --budget: no command starts after SECONDS, one running is stopped then.
 #
 # Committed data is never destroyed: every export is written to a scratch
