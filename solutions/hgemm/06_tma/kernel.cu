@@ -3,9 +3,9 @@
 // Step 05's kernel (128 x 256 block tiles, 8 warps of 64 x 64, four stages,
 // ldmatrix and mma.sync, the next fragments loaded one step ahead), with one
 // change: the copies. In step 05 every thread issued 16-byte cp.async copies,
-// 8 of them per tile per thread, each with its own address arithmetic and
-// bounds check. Here one thread issues the whole stage to the Tensor Memory
-// Accelerator (TMA), one instruction per box:
+// 6 per tile of 32 terms (2 of A's, 4 of B's), each with its own address
+// arithmetic and bounds check. Here one thread issues the whole stage to the
+// Tensor Memory Accelerator (TMA), one instruction per box:
 //
 //   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 //
@@ -155,9 +155,17 @@ __device__ inline void barrier_init(std::uint32_t barrier, int count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(count) : "memory");
 }
 
-// Makes the initialised barriers visible to the TMA (the async proxy) and to
-// the other threads, before any copy or wait uses them.
-__device__ inline void barrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
+// Makes the initialised barriers visible to the other threads and to the TMA,
+// before any copy or wait uses them: fence.mbarrier_init orders the inits
+// before later mbarrier operations, and fence.proxy.async makes these
+// ordinary (generic-proxy) writes visible to the async proxy, where the TMA
+// counts its bytes on them (CUTLASS's pipelines use the first, the CUDA
+// Programming Guide's TMA example the second; both run once per block).
+__device__ inline void barrier_init_fence() {
+    asm volatile("fence.mbarrier_init.release.cluster;\n"
+                 "fence.proxy.async.shared::cta;\n" ::
+                     : "memory");
+}
 
 // One arrival, and `bytes` more to come in this phase: the copies that
 // complete_tx on this barrier will bring them.
