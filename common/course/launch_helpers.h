@@ -8,6 +8,8 @@
 //   allow_dynamic_shared
 //                    occupancy 04: dynamic shared memory past 48 KiB (used
 //                    again by occupancy 05 and 06)
+//   attributes_of    the matmul and hgemm ladders' "regs" and "smem/block"
+//                    columns: a kernel's registers and static shared memory
 #pragma once
 
 #include "course/check.h"
@@ -25,6 +27,16 @@ namespace course {
 // cudaMalloc returns 256-byte aligned memory, but a pointer into the middle
 // of an array (a + 1) need not be.
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// cudaFuncGetAttributes of `kernel` (a __global__ function, or one
+// instantiation of a template): its registers, static shared memory and local
+// memory per thread, for a ladder's resource columns.
+template <typename Kernel>
+cudaFuncAttributes attributes_of(Kernel kernel) {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return attributes;
+}
 
 // How many blocks of `kernel` (a __global__ function, or one instantiation of
 // a template), launched with `threads_per_block` threads and

@@ -20,6 +20,7 @@
 
 #include "course/async_copy.cuh"
 #include "course/check.h"
+#include "course/launch_helpers.h"
 #include "tracks/hgemm/kernels.h"
 
 #include <cuda_fp16.h>
@@ -29,14 +30,9 @@
 
 namespace hgemm {
 
-// cudaFuncGetAttributes of `kernel` (a __global__ function, or one
-// instantiation of a template), for the ladder's "regs" and "smem/block".
-template <typename Kernel>
-cudaFuncAttributes attributes_of(Kernel kernel) {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    return attributes;
-}
+// The ladder's "regs" and "smem/block" come from course::attributes_of
+// (course/launch_helpers.h), named here for the kernel files of this track.
+using course::attributes_of;
 
 // X is rows x cols, row-major: X[row][col], or 0 outside X. A zero term adds
 // nothing to a dot product, so a tile that hangs over the edge of A or B is

@@ -23,14 +23,9 @@
 
 namespace matmul {
 
-// cudaFuncGetAttributes of `kernel` (a __global__ function, or one
-// instantiation of a template), for the ladder's "regs" and "smem/block".
-template <typename Kernel>
-cudaFuncAttributes attributes_of(Kernel kernel) {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    return attributes;
-}
+// The ladder's "regs" and "smem/block" come from course::attributes_of
+// (course/launch_helpers.h), named here for the kernel files of this track.
+using course::attributes_of;
 
 // X is rows x cols, row-major: X[row][col], or 0 outside X. A zero term adds
 // nothing to a dot product, so a tile that hangs over the edge of A or B is
