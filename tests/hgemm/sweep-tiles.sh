@@ -46,31 +46,9 @@ default_candidates="128 256 32 2 4 4
 128 128 64 2 2 3"
 candidates=${CANDIDATES:-$default_candidates}
 
-if ! command -v nvidia-smi > /dev/null || ! nvidia-smi > /dev/null 2>&1; then
-    echo "sweep-tiles: no GPU (nvidia-smi found none): nothing built or timed" >&2
-    exit 77
-fi
-if [ ! -f "$build/build.ninja" ]; then
-    echo "sweep-tiles: $build is not a configured build folder (meson setup $build -Dgpu_arch=9.0)" >&2
-    exit 2
-fi
-ninja=$(command -v ninja || command -v ninja-build || true)
-if [ -z "$ninja" ]; then
-    echo "sweep-tiles: ninja not found (the build's own backend)" >&2
-    exit 2
-fi
-cd "$build"
-"$ninja" lessons/course-ladders > /dev/null
-
-obj=$("$ninja" -t targets all | grep -o '^lessons/libhgemm-05-solution\.a\.p/[^:]*kernel\.cu\.o' | head -n 1)
-lib=lessons/libhgemm-05-solution.a
-if [ -z "$obj" ]; then
-    echo "sweep-tiles: no object of solutions/hgemm/05_swizzled/kernel.cu in $build" >&2
-    exit 2
-fi
-compile=$("$ninja" -t commands "$obj" | tail -n 1)
-archive=$("$ninja" -t commands "$lib" | tail -n 1)
-link=$("$ninja" -t commands lessons/course-ladders | tail -n 1)
+# shellcheck source=tests/sweep-rebuild.sh
+source "$(dirname "$0")/../sweep-rebuild.sh"
+sweep_setup sweep-tiles "$build" lessons/libhgemm-05-solution.a solutions/hgemm/05_swizzled/kernel.cu
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -87,22 +65,16 @@ while read -r bm bn bk wm wn stages <&3; do
     defines="-DHGEMM05_BM=$bm -DHGEMM05_BN=$bn -DHGEMM05_BK=$bk -DHGEMM05_WARPS_M=$wm -DHGEMM05_WARPS_N=$wn"
     defines+=" -DHGEMM05_STAGES=$stages"
     echo "== $name" >&2
-    # The build's own commands, with the object, the library and the program
-    # in the scratch folder (the object's path holds the library's, so it is
-    # replaced first).
-    c=${compile//"$obj"/"$dir/kernel.cu.o"}
-    a=${archive//"$obj"/"$dir/kernel.cu.o"}
-    a=${a//"$lib"/"$dir/lib.a"}
-    l=${link//"$lib"/"$dir/lib.a"}
-    l=${l//"-o lessons/course-ladders "/"-o $dir/course-ladders "}
-    if ! eval "$c $defines -Xptxas -v" > "$dir/compile.log" 2>&1; then
+    status=0
+    sweep_build "$dir" "$defines" || status=$?
+    if [ $status -eq 1 ]; then
         grep -m 3 -i "error" "$dir/compile.log" >&2 || true
         printf '%s\t%s\t%s\n' "$name" "-" "does not compile" >> "$results"
         continue
     fi
     ptxas=$(grep -o 'Used [0-9]* registers' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
     spills=$(grep -o '[0-9]* bytes spill stores' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
-    if ! eval "$a" > "$dir/link.log" 2>&1 || ! eval "$l" >> "$dir/link.log" 2>&1; then
+    if [ $status -eq 2 ]; then
         tail -n 3 "$dir/link.log" >&2
         printf '%s\t%s\t%s\n' "$name" "-" "does not link" >> "$results"
         continue

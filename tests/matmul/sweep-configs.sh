@@ -81,35 +81,9 @@ default_candidates="128 128 16 32 64 8 8 3 0 512
 128 256 32 64 64 8 16 3 0 256"
 candidates=${CANDIDATES:-$default_candidates}
 
-if ! command -v nvidia-smi > /dev/null || ! nvidia-smi > /dev/null 2>&1; then
-    echo "sweep-configs: no GPU (nvidia-smi found none): nothing built or timed" >&2
-    exit 77
-fi
-if [ ! -f "$build/build.ninja" ]; then
-    echo "sweep-configs: $build is not a configured build folder (meson setup $build -Dgpu_arch=9.0)" >&2
-    exit 2
-fi
-ninja=$(command -v ninja || command -v ninja-build || true)
-if [ -z "$ninja" ]; then
-    echo "sweep-configs: ninja not found (the build's own backend)" >&2
-    exit 2
-fi
-cd "$build"
-if ! "$ninja" lessons/course-ladders > "${TMPDIR:-/tmp}/sweep-configs-build.log" 2>&1; then
-    tail -n 20 "${TMPDIR:-/tmp}/sweep-configs-build.log" >&2
-    echo "sweep-configs: the build of course-ladders failed" >&2
-    exit 2
-fi
-
-obj=$("$ninja" -t targets all | grep -o '^lessons/libmatmul-09-solution\.a\.p/[^:]*kernel\.cu\.o' | head -n 1)
-lib=lessons/libmatmul-09-solution.a
-if [ -z "$obj" ]; then
-    echo "sweep-configs: no object of solutions/matmul/09_async_copies/kernel.cu in $build" >&2
-    exit 2
-fi
-compile=$("$ninja" -t commands "$obj" | tail -n 1)
-archive=$("$ninja" -t commands "$lib" | tail -n 1)
-link=$("$ninja" -t commands lessons/course-ladders | tail -n 1)
+# shellcheck source=tests/sweep-rebuild.sh
+source "$(dirname "$0")/../sweep-rebuild.sh"
+sweep_setup sweep-configs "$build" lessons/libmatmul-09-solution.a solutions/matmul/09_async_copies/kernel.cu
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -152,27 +126,16 @@ if sweep == "1":
 EOF
 }
 
-# Builds candidate n (its defines in $2) into $work/n: compile, archive, link.
+# Builds candidate n (its defines in $2) into $work/n (tests/sweep-rebuild.sh),
+# and notes how that went in $work/n/status.
 build_candidate() {
-    local n=$1 defines=$2 dir="$work/$1"
-    mkdir -p "$dir"
-    # The build's own commands, with the object, the library and the program
-    # in the scratch folder (the object's path holds the library's, so it is
-    # replaced first).
-    local c=${compile//"$obj"/"$dir/kernel.cu.o"}
-    local a=${archive//"$obj"/"$dir/kernel.cu.o"}
-    a=${a//"$lib"/"$dir/lib.a"}
-    local l=${link//"$lib"/"$dir/lib.a"}
-    l=${l//"-o lessons/course-ladders "/"-o $dir/course-ladders "}
-    if ! eval "$c $defines -Xptxas -v" > "$dir/compile.log" 2>&1; then
-        echo "does not compile" > "$dir/status"
-        return 0
-    fi
-    if ! eval "$a" > "$dir/link.log" 2>&1 || ! eval "$l" >> "$dir/link.log" 2>&1; then
-        echo "does not link" > "$dir/status"
-        return 0
-    fi
-    echo ok > "$dir/status"
+    local dir="$work/$1" status=0
+    sweep_build "$dir" "$2" || status=$?
+    case $status in
+        0) echo ok > "$dir/status" ;;
+        1) echo "does not compile" > "$dir/status" ;;
+        *) echo "does not link" > "$dir/status" ;;
+    esac
 }
 
 names=()
