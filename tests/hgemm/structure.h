@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -200,6 +201,75 @@ inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr
 #else
     return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
                        ") has no cudaFuncGetParamInfo (12.8 has it): the kernel's parameters cannot be read"};
+#endif
+}
+
+// The path of cuobjdump, found beside nvcc when the build was configured
+// (tests/meson.build), or empty.
+#ifndef COURSE_CUOBJDUMP
+#define COURSE_CUOBJDUMP ""
+#endif
+
+// Step 07: the math is the warpgroup MMA's. wgmma.mma_async leaves no trace
+// a launch can show (step 06's kernel has the same 256 threads, the same
+// tensor maps and the same shared memory), but it compiles to its own
+// machine instruction, HGMMA, where mma.sync compiles to HMMA. So the check
+// reads the machine code (SASS) of the kernel that the launcher enqueues at
+// 1024 x 1024 x 256 (the TMA path), as cuobjdump prints it from `library`,
+// the static library built from the graded kernel.cu: that kernel's code
+// must hold at least one HGMMA. The kernel's name comes from cudaFuncGetName
+// (the mangled name, as cuobjdump prints it). Without cuobjdump (it ships in
+// the CUDA toolkit, beside nvcc) the check cannot look, and fails saying so.
+inline StructureCheck check_wgmma_instructions(Launcher launch, const std::string& library,
+                                               const std::string& cuobjdump = COURSE_CUOBJDUMP) {
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+    if (cuobjdump.empty())
+        return {false, "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine "
+                       "code cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure"};
+#if CUDART_VERSION >= 12030
+    const char* name = nullptr;
+    if (cudaFuncGetName(&name, record.kernels[0].function) != cudaSuccess || name == nullptr)
+        return {false, "cudaFuncGetName cannot name the kernel launched at " + shape.describe()};
+    const std::string kernel = name;
+    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return {false, "could not run " + command};
+    std::string line, current;
+    bool found = false;
+    std::size_t hgmma = 0, hmma = 0, lines = 0;
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+        line = buffer;
+        ++lines;
+        const std::size_t at = line.find("Function : ");
+        if (at != std::string::npos) {
+            current = line.substr(at + 11);
+            while (!current.empty() && (current.back() == '\n' || current.back() == '\r' || current.back() == ' '))
+                current.pop_back();
+            found = found || current == kernel;
+            continue;
+        }
+        if (current != kernel) continue;
+        if (line.find("HGMMA") != std::string::npos) ++hgmma;
+        if (line.find("HMMA") != std::string::npos) ++hmma;
+    }
+    const int status = pclose(pipe);
+    if (status != 0 || lines == 0)
+        return {false, command + " failed (status " + std::to_string(status) + "): the machine code cannot be read"};
+    if (!found)
+        return {false, "the kernel launched at " + shape.describe() + ", " + kernel + ", has no machine code in " +
+                           library + " (is the library built for compute capability 9.0, as sm_90a?)"};
+    return {hgmma > 0, "at " + shape.describe() + " the kernel launched, " + kernel + ", has " + std::to_string(hgmma) +
+                           " HGMMA (wgmma.mma_async) and " + std::to_string(hmma) +
+                           " HMMA (mma.sync) instructions in its machine code, from " + library +
+                           ": the warpgroup MMA must do the math"};
+#else
+    (void)library;
+    return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
+                       ") has no cudaFuncGetName (12.3 has it): the kernel launched cannot be named"};
 #endif
 }
 

@@ -1,4 +1,4 @@
-// The grading checks itself (hgemm 01 to 06): each step's checks without a
+// The grading checks itself (hgemm 01 to 07): each step's checks without a
 // clock (tests/hgemm/structure.h) must pass the step's solution and fail the
 // untouched starter of the step, which is the previous step's solution (step
 // 01's starter writes nothing and fails on its results instead). A change
@@ -62,4 +62,18 @@ TEST_CASE("step 06's tensor-map check fails step 05's solution (the starter) and
     }
     expect(starter, false, "step 05's solution (the starter)");
     expect(hgemm::testing::check_tensor_maps(hgemm::step06_tma), true, "step 06's solution");
+}
+
+TEST_CASE("step 07's wgmma check fails step 06's solution (the starter) and passes step 07's") {
+    const course::DeviceInfo& device = course::testing::harness().device;
+    const std::string missing =
+        course::capability_missing(device.cc_major, device.cc_minor, hgemm::kHopper, "step 07's wgmma check");
+    if (!missing.empty()) {
+        MESSAGE(missing);
+        return;
+    }
+    expect(hgemm::testing::check_wgmma_instructions(hgemm::step06_tma, HGEMM_SOLUTION_06_LIBRARY), false,
+           "step 06's solution (the starter)");
+    expect(hgemm::testing::check_wgmma_instructions(hgemm::step07_wgmma, HGEMM_SOLUTION_07_LIBRARY), true,
+           "step 07's solution");
 }
