@@ -231,9 +231,11 @@ __device__ inline void wgmma_64x256x16(float (&d)[kAccumulators][4], std::uint64
 #undef HGEMM_WGMMA_D
 }
 
-// Tells the compiler that the accumulators may have changed here (they have:
-// the wgmmas wrote them asynchronously, until the wait before this), so that
-// it reads them for the stores only after the wait.
+// Tells the compiler that the accumulators may change here: it emits no
+// instruction, but the compiler may move no access to them across it. After
+// the last wait_group (the wgmmas wrote them asynchronously until then), the
+// stores read them only after the wait; before the first wgmma.fence, their
+// zeroing stays before the fence.
 __device__ inline void hold_accumulators(float (&d)[kAccumulators][4]) {
 #pragma unroll
     for (int j = 0; j < kAccumulators; ++j)
@@ -297,7 +299,10 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_wgmma(const __grid_constant
                                  8 * 128);
     };
 
+    // Set to zero by ordinary instructions, which must come before the first
+    // wgmma.fence: hold_accumulators keeps the compiler from moving them past it.
     float acc[kAccumulators][4] = {};
+    hold_accumulators(acc);
 
     const int tiles = (K + BK - 1) / BK;
     // The barriers, one arrival (the copying thread's) per phase; then the
