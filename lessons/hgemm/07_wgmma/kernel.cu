@@ -276,7 +276,9 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_wgmma(const __grid_constant
     // TODO(step 07): per tile: wait for its stage, wgmma.fence, the 4 wgmmas,
     // commit them as one group, wait_group 1 (the previous tile's group has
     // completed), __syncthreads, then thread 0 refills the previous tile's
-    // stage. After the loop: wait_group 0, before the accumulators are read.
+    // stage. After the loop: wait_group 0 before the accumulators are read,
+    // and an empty asm volatile with them as "+f" operands after the wait
+    // (and after their zeroing), so that the compiler moves no access across.
     const int tiles = (K + BK - 1) / BK;
     // The barriers, one arrival (the copying thread's) per phase; then the
     // first kStages - 1 tiles, and the first fragments of tile 0.
