@@ -8,6 +8,8 @@
 #include "course/launches.h"
 #include "tracks/hgemm/track.h"
 
+#include "hgemm/sass.h"
+
 #include <cuda.h>  // CUtensorMap (the type alone: nothing here calls the driver)
 #include <cuda_runtime.h>
 
@@ -237,35 +239,21 @@ inline StructureCheck check_wgmma_instructions(Launcher launch, const std::strin
     const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return {false, "could not run " + command};
-    std::string line, current;
-    bool found = false;
-    std::size_t hgmma = 0, hmma = 0, lines = 0;
+    std::string listing;
     char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-        line = buffer;
-        ++lines;
-        const std::size_t at = line.find("Function : ");
-        if (at != std::string::npos) {
-            current = line.substr(at + 11);
-            while (!current.empty() && (current.back() == '\n' || current.back() == '\r' || current.back() == ' '))
-                current.pop_back();
-            found = found || current == kernel;
-            continue;
-        }
-        if (current != kernel) continue;
-        if (line.find("HGMMA") != std::string::npos) ++hgmma;
-        if (line.find("HMMA") != std::string::npos) ++hmma;
-    }
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
     const int status = pclose(pipe);
-    if (status != 0 || lines == 0)
+    if (status != 0 || listing.empty())
         return {false, command + " failed (status " + std::to_string(status) + "): the machine code cannot be read"};
-    if (!found)
+    const SassCounts counts = count_tensor_instructions(listing, kernel);
+    if (!counts.found)
         return {false, "the kernel launched at " + shape.describe() + ", " + kernel + ", has no machine code in " +
-                           library + " (is the library built for compute capability 9.0, as sm_90a?)"};
-    return {hgmma > 0, "at " + shape.describe() + " the kernel launched, " + kernel + ", has " + std::to_string(hgmma) +
-                           " HGMMA (wgmma.mma_async) and " + std::to_string(hmma) +
-                           " HMMA (mma.sync) instructions in its machine code, from " + library +
-                           ": the warpgroup MMA must do the math"};
+                           library + ", whose kernels are: " + (counts.functions.empty() ? "none" : counts.functions)};
+    return {counts.hgmma > 0, "at " + shape.describe() + " the kernel launched, " + kernel + ", has " +
+                                  std::to_string(counts.hgmma) + " HGMMA (wgmma.mma_async) and " +
+                                  std::to_string(counts.hmma) +
+                                  " HMMA (mma.sync) instructions in its machine code, from " + library +
+                                  ": the warpgroup MMA must do the math"};
 #else
     (void)library;
     return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +

@@ -7,6 +7,8 @@
 #include "course/options.h"
 #include "tracks/hgemm/track.h"
 
+#include "hgemm/sass.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -231,4 +233,50 @@ TEST_CASE("a Hopper step has no row on an older GPU, and the ladder says which c
     CHECK(hgemm::step_missing(hopper, hopper_gpu) == "");
     CHECK(hgemm::step_missing(hopper, ampere) ==
           "hgemm step 06 (TMA) needs compute capability 9.0 (Hopper) or later; this GPU is 8.6: left out");
+}
+
+TEST_CASE("step 07's check reads a kernel's HGMMA and HMMA from cuobjdump's listing, that kernel's alone") {
+    // Made up in cuobjdump -sass's form: a library of two objects, the first
+    // with code for two architectures.
+    const std::string listing = "member libhgemm.a:a.o:\n"
+                                "\n"
+                                "Fatbin elf code:\n"
+                                "================\n"
+                                "arch = sm_75\n"
+                                "\n"
+                                "\tcode for sm_75\n"
+                                "\t\tFunction : _ZN12_GLOBAL__N_111hgemm_wgmmaEv\n"
+                                "\t.headerflags\t@\"EF_CUDA_SM75 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM75)\"\n"
+                                "        /*0000*/                   EXIT ;\n"
+                                "\n"
+                                "Fatbin elf code:\n"
+                                "================\n"
+                                "arch = sm_90a\n"
+                                "\n"
+                                "\tcode for sm_90a\n"
+                                "\t\tFunction : _ZN12_GLOBAL__N_111hgemm_wgmmaEv\n"
+                                "        /*0a80*/                   HGMMA.64x256x16.F32 R24, gdesc[UR8], R24 ;\n"
+                                "        /*0ab0*/                   HGMMA.64x256x16.F32 R24, gdesc[UR12], R24, gsb0 ;\n"
+                                "        /*0ac0*/                   WARPGROUP.DEPBAR.LE gsb0, 0x1 ;\n"
+                                "\t\tFunction : _ZN12_GLOBAL__N_19hgemm_tmaEv \n"
+                                "        /*0b00*/                   HMMA.16816.F32 R4, R8, R12, R4 ;\n"
+                                "        /*0b10*/                   HMMA.16816.F32 R16, R8, R14, R16 ;\n"
+                                "        /*0b20*/                   HMMA.16816.F32 R20, R8, R18, R20 ;\n"
+                                "\n"
+                                "member libhgemm.a:b.o:\n"
+                                "\t\tFunction : _Z5otherv\n"
+                                "        /*0000*/                   HGMMA.64x128x16.F32 R24, gdesc[UR4], RZ ;\n";
+    const auto wgmma = hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_111hgemm_wgmmaEv");
+    CHECK(wgmma.found);
+    CHECK(wgmma.hgmma == 2);
+    CHECK(wgmma.hmma == 0);
+    const auto tma = hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_19hgemm_tmaEv");
+    CHECK(tma.found);  // the trailing space after the name is not part of it
+    CHECK(tma.hgmma == 0);
+    CHECK(tma.hmma == 3);
+    CHECK(tma.functions == "_ZN12_GLOBAL__N_111hgemm_wgmmaEv, _ZN12_GLOBAL__N_19hgemm_tmaEv, _Z5otherv");
+    const auto missing = hgemm::testing::count_tensor_instructions(listing, "_Z7missingv");
+    CHECK_FALSE(missing.found);
+    CHECK(missing.hgmma == 0);
+    CHECK_FALSE(hgemm::testing::count_tensor_instructions("", "_Z5otherv").found);
 }

@@ -172,9 +172,12 @@ __device__ inline void tma_load_box(std::uint32_t destination, const CUtensorMap
 // (the tiles start on 1024-byte boundaries, and a start moved along K by 32,
 // 64 or 96 bytes keeps the address bits 7-9 that the swizzle reads); 62-63:
 // the swizzle, 1 for 128 bytes, the TMA's. In the 128-byte swizzle the
-// hardware finds element (row, byte b of the row) of the tile at start +
-// row / 8 * stride + row % 8 * 128 + b, with the address's bits 4-6 XORed
-// with its bits 7-9: the TMA's layout, read back.
+// hardware reads rows of 128 bytes: row r (of A, an M index; of B, a K
+// index) at start + r / 8 * stride + r % 8 * 128, with the address's bits
+// 4-6 XORed with its bits 7-9, which is the TMA's layout read back. K-major
+// A's 16 terms (32 bytes) lie within one row; N-major B's 256 columns are
+// four 64-column pieces, `leading` bytes apart (the PTX ISA's canonical
+// layouts, "Shared Memory Matrix Layout").
 __device__ inline std::uint64_t matrix_descriptor(std::uint32_t start, std::uint32_t leading_bytes,
                                                   std::uint32_t stride_bytes) {
     return static_cast<std::uint64_t>((start & 0x3FFFF) >> 4) |
