@@ -1,6 +1,7 @@
 // Reading a kernel's machine code (SASS) as `cuobjdump -sass` prints it: for
-// the hgemm grading's check of step 07 (tests/hgemm/structure.h), which asks
-// whether the graded kernel's code holds warpgroup MMA instructions. No CUDA
+// the hgemm grading's checks of steps 07 and 08 (tests/hgemm/structure.h),
+// which ask whether the graded kernel's code holds warpgroup MMA instructions
+// (07) and register reallocation between warpgroups (08). No CUDA
 // here, so that the CPU tests (test_hgemm_cpu.cpp) check the reading on a
 // made-up listing.
 #pragma once
@@ -14,10 +15,11 @@
 namespace hgemm::testing {
 
 struct SassCounts {
-    bool found = false;     // the kernel has code in the listing
-    std::size_t hgmma = 0;  // lines with HGMMA (wgmma.mma_async) in its code
-    std::size_t hmma = 0;   // lines with HMMA (mma.sync, WMMA)
-    std::string functions;  // every kernel of the listing, comma-separated
+    bool found = false;          // the kernel has code in the listing
+    std::size_t hgmma = 0;       // lines with HGMMA (wgmma.mma_async) in its code
+    std::size_t hmma = 0;        // lines with HMMA (mma.sync, WMMA)
+    std::size_t setmaxnreg = 0;  // lines with USETMAXREG (setmaxnreg.inc or .dec)
+    std::string functions;       // every kernel of the listing, comma-separated
 };
 
 // Counts the instructions of `kernel` (its mangled name) in `listing`, the
@@ -45,6 +47,7 @@ inline SassCounts count_tensor_instructions(const std::string& listing, const st
         if (current != kernel) continue;
         if (line.find("HGMMA") != std::string::npos) ++counts.hgmma;
         if (line.find("HMMA") != std::string::npos) ++counts.hmma;
+        if (line.find("USETMAXREG") != std::string::npos) ++counts.setmaxnreg;
     }
     return counts;
 }

@@ -212,6 +212,61 @@ inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr
 #define COURSE_CUOBJDUMP ""
 #endif
 
+// The machine code of the one kernel `launch` enqueues at `shape`, from
+// `library` (cuobjdump -sass): false and why in `failure` where it cannot be
+// read; `kernel` is set to the kernel's launch, `name` to its mangled name.
+inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& library, const std::string& cuobjdump,
+                           SassCounts& counts, course::KernelLaunch& kernel, std::string& name,
+                           StructureCheck& failure) {
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1) {
+        failure = {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+        return false;
+    }
+    kernel = record.kernels[0];
+    if (cuobjdump.empty()) {
+        failure = {false, "cuobjdump was not found beside nvcc when the build was configured, so the kernel's "
+                          "machine code cannot be read: install the CUDA toolkit's cuobjdump and run meson setup "
+                          "--reconfigure"};
+        return false;
+    }
+#if CUDART_VERSION >= 12030
+    const char* function_name = nullptr;
+    if (cudaFuncGetName(&function_name, kernel.function) != cudaSuccess || function_name == nullptr) {
+        failure = {false, "cudaFuncGetName cannot name the kernel launched at " + shape.describe()};
+        return false;
+    }
+    name = function_name;
+    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        failure = {false, "could not run " + command};
+        return false;
+    }
+    std::string listing;
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
+    const int status = pclose(pipe);
+    if (status != 0 || listing.empty()) {
+        failure = {false, command + " failed (status " + std::to_string(status) + "): the machine code cannot be read"};
+        return false;
+    }
+    counts = count_tensor_instructions(listing, name);
+    if (!counts.found) {
+        failure = {false, "the kernel launched at " + shape.describe() + ", " + name + ", has no machine code in " +
+                              library +
+                              ", whose kernels are: " + (counts.functions.empty() ? "none" : counts.functions)};
+        return false;
+    }
+    return true;
+#else
+    (void)library;
+    failure = {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
+                          ") has no cudaFuncGetName (12.3 has it): the kernel launched cannot be named"};
+    return false;
+#endif
+}
+
 // Step 07: the math is the warpgroup MMA's. wgmma.mma_async leaves no trace
 // a launch can show (step 06's kernel has the same 256 threads, the same
 // tensor maps and the same shared memory), but it compiles to its own
@@ -225,40 +280,42 @@ inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr
 inline StructureCheck check_wgmma_instructions(Launcher launch, const std::string& library,
                                                const std::string& cuobjdump = COURSE_CUOBJDUMP) {
     const Shape shape{1024, 1024, 256};
-    const course::LaunchRecord record = launches_at(launch, shape);
-    if (record.kernels.size() != 1)
-        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
-    if (cuobjdump.empty())
-        return {false, "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine "
-                       "code cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure"};
-#if CUDART_VERSION >= 12030
-    const char* name = nullptr;
-    if (cudaFuncGetName(&name, record.kernels[0].function) != cudaSuccess || name == nullptr)
-        return {false, "cudaFuncGetName cannot name the kernel launched at " + shape.describe()};
-    const std::string kernel = name;
-    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return {false, "could not run " + command};
-    std::string listing;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
-    const int status = pclose(pipe);
-    if (status != 0 || listing.empty())
-        return {false, command + " failed (status " + std::to_string(status) + "): the machine code cannot be read"};
-    const SassCounts counts = count_tensor_instructions(listing, kernel);
-    if (!counts.found)
-        return {false, "the kernel launched at " + shape.describe() + ", " + kernel + ", has no machine code in " +
-                           library + ", whose kernels are: " + (counts.functions.empty() ? "none" : counts.functions)};
-    return {counts.hgmma > 0, "at " + shape.describe() + " the kernel launched, " + kernel + ", has " +
+    SassCounts counts;
+    course::KernelLaunch kernel;
+    std::string name;
+    StructureCheck failure;
+    if (!sass_of_launch(launch, shape, library, cuobjdump, counts, kernel, name, failure)) return failure;
+    return {counts.hgmma > 0, "at " + shape.describe() + " the kernel launched, " + name + ", has " +
                                   std::to_string(counts.hgmma) + " HGMMA (wgmma.mma_async) and " +
                                   std::to_string(counts.hmma) +
                                   " HMMA (mma.sync) instructions in its machine code, from " + library +
                                   ": the warpgroup MMA must do the math"};
-#else
-    (void)library;
-    return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
-                       ") has no cudaFuncGetName (12.3 has it): the kernel launched cannot be named"};
-#endif
+}
+
+// Step 08: warp specialisation. The warpgroups take roles: one (or more)
+// copies, the others multiply, and the copying warpgroup gives registers to
+// the multiplying ones with setmaxnreg, which compiles to USETMAXREG. So at
+// 1024 x 1024 x 256 (the TMA path) the one kernel launched must have blocks
+// of whole warpgroups, at least 3 (a producer and two consumers), and its
+// machine code both HGMMA (the consumers' wgmma) and USETMAXREG. Step 07's
+// kernel has two warpgroups that all copy and multiply, and no USETMAXREG.
+inline StructureCheck check_warp_specialised(Launcher launch, const std::string& library,
+                                             const std::string& cuobjdump = COURSE_CUOBJDUMP) {
+    const Shape shape{1024, 1024, 256};
+    SassCounts counts;
+    course::KernelLaunch kernel;
+    std::string name;
+    StructureCheck failure;
+    if (!sass_of_launch(launch, shape, library, cuobjdump, counts, kernel, name, failure)) return failure;
+    const std::size_t threads = kernel.threads_per_block();
+    const bool ok = threads % 128 == 0 && threads / 128 >= 3 && counts.hgmma > 0 && counts.setmaxnreg > 0;
+    return {ok, "at " + shape.describe() + " the kernel launched, " + name + ", has blocks of " +
+                    std::to_string(threads) + " threads (" + std::to_string(threads / 128) + " warpgroups and " +
+                    std::to_string(threads % 128) + " threads over), " + std::to_string(counts.hgmma) +
+                    " HGMMA (wgmma.mma_async) and " + std::to_string(counts.setmaxnreg) +
+                    " USETMAXREG (setmaxnreg) instructions in its machine code, from " + library +
+                    ": a producer warpgroup and at least two consumer warpgroups, the consumers doing the math "
+                    "with wgmma and taking the producer's registers with setmaxnreg"};
 }
 
 }  // namespace hgemm::testing

@@ -280,3 +280,28 @@ TEST_CASE("step 07's check reads a kernel's HGMMA and HMMA from cuobjdump's list
     CHECK(missing.hgmma == 0);
     CHECK_FALSE(hgemm::testing::count_tensor_instructions("", "_Z5otherv").found);
 }
+
+TEST_CASE("step 08's check reads a kernel's USETMAXREG from cuobjdump's listing, that kernel's alone") {
+    // Made up in cuobjdump -sass's form: a warp-specialised kernel (the
+    // producer's DEALLOC, the consumers' TRY_ALLOC and its retry loop) beside
+    // step 07's, which has none.
+    const std::string listing =
+        "\tcode for sm_90a\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_117hgemm_specialisedEv\n"
+        "        /*0100*/                   USETMAXREG.DEALLOC.CTAPOOL 0x28 ;\n"
+        "        /*0200*/                   USETMAXREG.TRY_ALLOC.CTAPOOL P0, 0xe8 ;\n"
+        "        /*0210*/               @!P0 BRA 0x200 ;\n"
+        "        /*0a80*/                   HGMMA.64x256x16.F32 R24, gdesc[UR8], R24, gsb0 ;\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_111hgemm_wgmmaEv\n"
+        "        /*0a80*/                   HGMMA.64x256x16.F32 R24, gdesc[UR8], R24 ;\n"
+        "        /*0ab0*/                   HGMMA.64x256x16.F32 R24, gdesc[UR12], R24, gsb0 ;\n";
+    const auto specialised =
+        hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_117hgemm_specialisedEv");
+    CHECK(specialised.found);
+    CHECK(specialised.setmaxnreg == 2);
+    CHECK(specialised.hgmma == 1);
+    const auto wgmma = hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_111hgemm_wgmmaEv");
+    CHECK(wgmma.found);
+    CHECK(wgmma.setmaxnreg == 0);
+    CHECK(wgmma.hgmma == 2);
+}
