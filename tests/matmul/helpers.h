@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace matmul::testing {
@@ -89,10 +90,15 @@ inline void check_registers_only(const cudaFuncAttributes& attributes) {
 // The speed rule (tests/speed_rule.h) at `size` (as for --size): `graded` at
 // least 0.85x as fast as `reference`, the reference solution of its step,
 // with `previous` (the step before's solution; left out for step 01) in the
-// table for comparison, and cuBLAS last.
+// table for comparison, and cuBLAS last. The race's options are built in
+// code: they declare the track's --steps at its default (every step), as
+// course-ladders does.
 inline void check_speed(std::vector<Step> steps, const std::string& size, const std::string& advice) {
-    course::testing::check_speed_rule("matmul " + course::step_label(steps.back().number), run_ladder, steps, size,
-                                      advice);
+    // Named before `steps` is handed over: the order in which a call's
+    // arguments are evaluated is unspecified.
+    const std::string lesson = "matmul " + course::step_label(steps.back().number);
+    course::testing::check_speed_rule(lesson, run_ladder, std::move(steps), size, advice,
+                                      course::option_defaults({steps_option()}));
 }
 
 }  // namespace matmul::testing

@@ -203,10 +203,14 @@ TEST_CASE("--steps: all, one step, or a range of steps") {
     };
     const matmul::StepRange all = range({});
     CHECK((all.contains(1) && all.contains(10)));
-    // The grading race builds its Options in code, without the track's
-    // options: that must mean every step, not an error.
-    const matmul::StepRange undeclared = matmul::steps_from(course::Options{});
-    CHECK((undeclared.contains(1) && undeclared.contains(10)));
+    // The defaults the grading race declares (tests/matmul/helpers.h) mean
+    // every step; options that never declared --steps are a mistake in the
+    // code that built them, reported rather than read as every step.
+    course::Options defaults;
+    defaults.extra = course::option_defaults({matmul::steps_option()});
+    const matmul::StepRange declared = matmul::steps_from(defaults);
+    CHECK((declared.contains(1) && declared.contains(10)));
+    CHECK_THROWS_AS(matmul::steps_from(course::Options{}), course::Error);
     const matmul::StepRange nine = range({"--steps", "9"});
     CHECK((nine.contains(9) && !nine.contains(8) && !nine.contains(10)));
     const matmul::StepRange last = range({"--steps=8-10"});
