@@ -28,11 +28,11 @@ TEST_CASE("step 08 is right where the tensor maps zero-fill the edges") {
 // SMs of most Hopper GPUs (132 on an H100 SXM or an H200): a persistent
 // kernel's blocks there compute one tile each, and what carries from one
 // tile to the next (the stages' phases, stale boxes of B, the next tile's
-// copies during the stores) never runs. These have 289 and 256 tiles, two or
-// three a block: 2049 x 4104 x 136 is ragged everywhere (a last tile row of
-// 1 row, alone in its group of tile rows; a last tile column of 8 columns;
-// 3 k-steps, so that the 4 stages wrap inside a tile); 2048 x 4096 x 512 has
-// whole tiles only (the fast paths).
+// copies during the stores) never runs. These have 289 and 256 tiles, two
+// or three for most blocks: 2049 x 4104 x 136 is ragged everywhere (a last
+// tile row of 1 row, alone in its group of tile rows; a last tile column of
+// 8 columns; 3 k-steps, so that the 4 stages wrap inside a tile);
+// 2048 x 4096 x 512 has whole tiles only (the fast paths).
 TEST_CASE("step 08 is right where a block computes several tiles (more tiles than SMs)") {
     hgemm::testing::check_shapes({{2049, 4104, 136}, {2048, 4096, 512}}, hgemm::step08_warp_specialised, 815);
 }
