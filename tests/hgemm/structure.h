@@ -318,4 +318,32 @@ inline StructureCheck check_warp_specialised(Launcher launch, const std::string&
                     "with wgmma and taking the producer's registers with setmaxnreg"};
 }
 
+// Step 09: every shape on the TMA path. The kernel the launcher runs where
+// the tensor maps' rule holds (1024 x 1024 x 256: K and N multiples of 8, A
+// and B 16-byte aligned) must be launched too where it does not: at
+// 1000 x 1000 x 1001 (rows of A of 1001 halves, 2002 bytes) and at
+// 1000 x 1001 x 1000 (rows of B of 1001 halves), after whatever copies the
+// launcher enqueues first. Step 08's launcher runs step 05's kernel there,
+// another kernel. Only launches are recorded (a graph capture): nothing runs
+// and no clock is read.
+inline StructureCheck check_any_shape_on_tma(Launcher launch) {
+    const Shape aligned{1024, 1024, 256};
+    const course::LaunchRecord fast = launches_at(launch, aligned);
+    if (fast.kernels.empty()) return {false, "the launcher enqueues no kernel at " + aligned.describe()};
+    const void* const main_kernel = fast.kernels.back().function;
+    StructureCheck check{true, ""};
+    for (const Shape& shape : {Shape{1000, 1000, 1001}, Shape{1000, 1001, 1000}}) {
+        const course::LaunchRecord record = launches_at(launch, shape);
+        bool found = false;
+        for (const course::KernelLaunch& kernel : record.kernels) found = found || kernel.function == main_kernel;
+        if (!check.what.empty()) check.what += "; ";
+        check.what += "at " + shape.describe() + ": " + std::to_string(record.kernels.size()) + " kernels, " +
+                      (found ? "the TMA path's kernel among them" : "none of them the TMA path's kernel");
+        check.ok = check.ok && found;
+    }
+    check.what += " (the TMA path's kernel is the last one launched at " + aligned.describe() +
+                  "; where a row of A or B is not a multiple of 16 bytes it must run too, on padded copies)";
+    return check;
+}
+
 }  // namespace hgemm::testing

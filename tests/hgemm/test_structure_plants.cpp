@@ -1,4 +1,4 @@
-// The grading checks itself (hgemm 01 to 08): each step's checks without a
+// The grading checks itself (hgemm 01 to 09): each step's checks without a
 // clock (tests/hgemm/structure.h) must pass the step's solution and fail the
 // untouched starter of the step, which is the previous step's solution (step
 // 01's starter writes nothing and fails on its results instead). A change
@@ -90,4 +90,17 @@ TEST_CASE("step 08's warp-specialisation check fails step 07's solution (the sta
            "step 07's solution (the starter)");
     expect(hgemm::testing::check_warp_specialised(hgemm::step08_warp_specialised, HGEMM_SOLUTION_08_LIBRARY), true,
            "step 08's solution");
+}
+
+TEST_CASE("step 09's any-shape check fails step 08's solution (the starter) and passes step 09's") {
+    const course::DeviceInfo& device = course::testing::harness().device;
+    const std::string missing =
+        course::capability_missing(device.cc_major, device.cc_minor, hgemm::kHopper, "step 09's any-shape check");
+    if (!missing.empty()) {
+        MESSAGE(missing);
+        return;
+    }
+    expect(hgemm::testing::check_any_shape_on_tma(hgemm::step08_warp_specialised), false,
+           "step 08's solution (the starter)");
+    expect(hgemm::testing::check_any_shape_on_tma(hgemm::step09_any_shape), true, "step 09's solution");
 }
