@@ -43,7 +43,18 @@ Each figure must be one of:
    value over another's of the same metric (also as a percentage). A lesson README is checked
    against its lesson's exports, a track's other texts against the track's, README.md against
    all; a section that names a GPU ("H200", `slides/data/h200/...`) against that GPU's alone.
-   A figure listed below for another reason than ncu is not looked for there.
+   A figure listed below for another reason than ncu is not looked for there. In a lesson
+   README's "See it in Nsight Compute" section that names no report, once the lesson has
+   exports for the GPUs the section names, a figure is looked for in the exports alone (a
+   report value that matches an ncu figure by chance does not count).
+   **A table of exports** is checked more strictly, whole numbers included: a table whose header
+   names an export in each of its value columns (`h100/ncu/occupancy-03.csv`, as a link or not)
+   and whose every row names one metric of them in backticks in its first cell
+   (`launch__registers_per_thread`); each number of a cell must be that metric's value in that
+   column's export (a kernel row's, at the precision shown, bytes also in KB ... GiB, times also
+   in us and ms). A value of another metric, or a count off by one, fails. Quote counts such as
+   registers, blocks and instructions in such a table: outside one, whole numbers are not
+   checked.
 3. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
    (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
    Nsight Compute count or a --profile column, no export committed yet) or example. An entry
@@ -59,8 +70,8 @@ Each figure must be one of:
 
 Not checked: the ## Grading sections and the tables tests/check-grading writes between its
 markers (their figures are the grading runs', measured by tests/check-grading), numbers
-without a decimal point (counts such as 1,876,241, whole percentages), and versions (CUDA
-13.0).
+without a decimal point (counts such as 1,876,241, whole percentages) outside a table of
+exports, and versions (CUDA 13.0).
 
 The texts also must not narrate how the figures were made ("in this run", "an earlier
 session", "the same day": NARRATION below): a figure names its GPU, its report and the command
@@ -94,6 +105,8 @@ LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 # Sections whose figures come from elsewhere than slides/data/: a lesson's grading section
 # (its race figures are the grading runs', which tests/check-grading measures and writes).
 NOT_CHECKED_SECTIONS = {"Grading"}
+# A lesson README's section of Nsight Compute commands (slides/data/ncu_commands.py reads them there)
+NCU_SECTION = "See it in Nsight Compute"
 
 # Texts for students say what was measured, on which GPU, in which report, with which command;
 # never the story of the runs (which session, which day, which build, what is not measured
@@ -452,6 +465,106 @@ def check_ladder_block(start, block, lines, reports, rel, problems):
     return checked
 
 
+# A table of Nsight Compute values names its exports in its header, one a column
+# (`h100/ncu/occupancy-03.csv`, as a link or not), and its metric in each row's first cell, in
+# backticks (`launch__registers_per_thread`).
+EXPORT_COLUMN = re.compile(r"\b(h100|h200)/ncu/([a-z0-9]+-\d\d(?:-\d+)?)\.csv\b")
+METRIC = re.compile(r"`([a-z0-9]+__[A-Za-z0-9_.]+)`")
+CELL_NUMBER = re.compile(r"(?<![\w.^/-])(\d[\d,]*(?:\.\d+)?)(?![\w.]*\d)")
+
+
+def cells(line):
+    """The cells of a Markdown table row."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def export_tables(lines):
+    """(index of the header, column -> (gpu, export name), body line indexes) of each table whose
+    header names Nsight Compute exports, one a column."""
+    tables, i = [], 0
+    while i < len(lines):
+        if not lines[i].startswith("|"):
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].startswith("|"):
+            i += 1
+        columns = {}
+        for c, cell in enumerate(cells(lines[start])):
+            m = EXPORT_COLUMN.search(cell)
+            if m:
+                columns[c] = m.groups()
+        if columns:
+            body = [j for j in range(start + 1, i) if not re.fullmatch(r"[|\s:-]+", lines[j])]
+            tables.append((start, columns, body))
+    return tables
+
+
+EXPORT_COLUMNS = {}
+
+
+def export_columns(gpu, name):
+    """One export's numeric columns, metric -> (unit, [value per kernel row]); None if there is no
+    such export."""
+    if (gpu, name) not in EXPORT_COLUMNS:
+        path = ROOT / "slides" / "data" / gpu / "ncu" / (name + ".csv")
+        EXPORT_COLUMNS[(gpu, name)] = (
+            {metric: (unit, rows) for metric, unit, rows in ncu_commands_module().read_export(path)[1]}
+            if path.exists() else None)
+    return EXPORT_COLUMNS[(gpu, name)]
+
+
+def check_export_table(header, columns, body, lines, rel, problems):
+    """A table of Nsight Compute values, checked strictly: each row names one metric, and every
+    number of a column is that metric's value in that column's export (a kernel row's, at the
+    precision shown, bytes also in KB ... GiB, times in us or ms), whole numbers included.
+    Returns (lines checked, values checked)."""
+    checked, values = set(), 0
+    for c, (gpu, name) in sorted(columns.items()):
+        if export_columns(gpu, name) is None:
+            problems.append("%s:%d: the table's column %d names slides/data/%s/ncu/%s.csv, which is not committed"
+                            % (rel, header + 1, c + 1, gpu, name))
+            return checked, values
+    for j in body:
+        row = cells(lines[j])
+        metrics = METRIC.findall(row[0]) if row else []
+        known = [m for m in metrics if any(m in export_columns(*e) for e in columns.values())]
+        if len(known) != 1:
+            problems.append("%s:%d: a row of a table of Nsight Compute exports names %s: name one metric of its "
+                            "exports in backticks in its first cell" % (rel, j + 1, "no metric of them" if not known
+                                                                         else "several metrics (%s)" % ", ".join(known)))
+            continue
+        metric, wrong = known[0], []
+        for c, cell in enumerate(row):
+            if c == 0:
+                continue
+            shown = CELL_NUMBER.findall(cell)
+            if c not in columns:
+                if shown:
+                    wrong.append("%s (column %d names no export)" % (" ".join(shown), c + 1))
+                continue
+            found = export_columns(*columns[c]).get(metric)
+            if found is None:
+                if shown:
+                    wrong.append("%s (%s.csv has no %s)" % (" ".join(shown), columns[c][1], metric))
+                continue
+            unit, rows = found
+            allowed = sorted(v * f for v in rows for f in [1.0] + UNIT_SCALES.get(unit, []))
+            for token in shown:
+                decimals = len(token.split(".")[1]) if "." in token else 0
+                if matches(float(token.replace(",", "")), decimals, allowed):
+                    values += 1
+                else:
+                    wrong.append("%s (%s/ncu/%s.csv: %s)" % (token, columns[c][0], columns[c][1], ", ".join(
+                        "{:,.0f}".format(v) if v == int(v) else "{:,}".format(v) for v in rows)))
+        if wrong:
+            problems.append("%s:%d: `%s`: %s" % (rel, j + 1, metric, "; ".join(wrong)))
+        else:
+            checked.add(j)
+    checked.add(header)  # its figures name the point profiled, not a measurement
+    return checked, values
+
+
 def paragraph_of(lines):
     """For each line, the text that names its reports: its table row, for a table row that
     names one; otherwise its section (from one heading to the next)."""
@@ -488,7 +601,7 @@ def main():
     listed = load_list()
     problems = []
     exports = load_exports(problems)
-    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0}
+    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -502,6 +615,10 @@ def main():
         for start, block in ladder_blocks(lines):
             rows = check_ladder_block(start, block, lines, reports, rel, problems)
             counts["ladder rows"] += len(rows)
+            ladder_lines |= rows
+        for header, columns, body in export_tables(lines):
+            rows, found = check_export_table(header, columns, body, lines, rel, problems)
+            counts["ncu table"] += found
             ladder_lines |= rows
         section = ""
         paragraphs = paragraph_of(lines)
@@ -530,15 +647,19 @@ def main():
                 # digits or more may also come from another report of the track: few values
                 # match one that closely by chance, unlike a percentage or a ratio of three.
                 digits = len(token.replace(",", "").replace(".", "").lstrip("0"))
-                if matches(shown, decimals, named if named is not None else values) or (
-                    named is not None and digits >= 4 and matches(shown, decimals, values)
-                ):
-                    counts["report"] += 1
-                    continue
-                entry = listed.get((rel, token))
+                # A lesson's Nsight Compute section that names no report quotes the lesson's
+                # exports: once they are committed, its figures are looked for there alone.
                 gpus = gpus_named(paragraphs[index])
                 if gpus not in ncu_scopes:
                     ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
+                exported_only = (section == NCU_SECTION and named is None and LESSON_README.match(rel)
+                                 and ncu_scopes[gpus] is not None)
+                if not exported_only and (matches(shown, decimals, named if named is not None else values) or (
+                    named is not None and digits >= 4 and matches(shown, decimals, values)
+                )):
+                    counts["report"] += 1
+                    continue
+                entry = listed.get((rel, token))
                 ncu_values = ncu_scopes[gpus]
                 # An Nsight Compute figure (or one not listed) may come from the committed ncu
                 # exports of the text's lesson or track; one listed for another reason is not
@@ -577,9 +698,10 @@ def main():
     for p in problems:
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
-          "%d in the Nsight Compute exports (%d of them), %d listed as not from a report; %d problem(s)"
+          "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
+          "exports checked metric by metric; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
-             counts["listed"], len(problems)))
+             counts["listed"], counts["ncu table"], len(problems)))
     return 1 if problems else 0
 
 

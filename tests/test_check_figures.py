@@ -7,7 +7,8 @@ Each test writes a small course into a scratch folder (a track `demo`, one lesso
 has an ncu command and quotes its figures, tests/figures_not_in_reports.txt) with the made-up
 exports of tests/data/ncu/ committed or not, and runs check_figures.py on it: a figure an export
 holds passes, a planted wrong one fails, an `ncu` entry an export now holds is reported as
-removable, and without exports nothing changes.
+removable, and without exports nothing changes; a table of exports is checked metric by metric,
+whole numbers included; in the Nsight Compute section a report's value is no ncu figure.
 """
 
 import importlib.util
@@ -49,15 +50,24 @@ the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
 
 
 class CheckFigures(unittest.TestCase):
-    def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", ""), prune=False):
-        """A scratch course; returns (exit status, output) of check_figures.py on it."""
+    def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", ""), prune=False, extra="",
+               report=None):
+        """A scratch course; returns (exit status, output) of check_figures.py on it. `extra` is added
+        to the lesson's Nsight Compute section; `report`, a time, is written as the one row of a
+        report slides/data/h100/demo.json."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
         (root / "lessons" / "demo" / "01_first").mkdir(parents=True)
         (root / "tests").mkdir()
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
-        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(LESSON.replace("{dram}", dram).replace("{gpu}", gpu).replace(*readme_edit))
+        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(
+            LESSON.replace("{dram}", dram).replace("{gpu}", gpu).replace(*readme_edit) + extra)
+        if report is not None:
+            (root / "slides" / "data" / "h100").mkdir(parents=True, exist_ok=True)
+            (root / "slides" / "data" / "h100" / "demo.json").write_text(
+                '{"ladders": [{"problem": "a copy", "rungs": [{"step": "01", "title": "x", "median_ms": %s}]}]}'
+                % report)
         (root / "tests" / "figures_not_in_reports.txt").write_text(
             "".join("lessons/demo/01_first/README.md | %s | %s\n" % entry for entry in listed))
         if exports:
@@ -135,6 +145,57 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(listed=[("68.1", "cited: the talk's figure")])
         self.assertEqual(status, 0, out)
         self.assertIn("6 in the Nsight Compute exports", out)
+
+
+# A table of the exports' values, one column per export, one metric per row
+TABLE = """
+| metric | naive ([`h100/ncu/demo-01-1.csv`](../../../slides/data/h100/ncu/demo-01-1.csv)) | wide (`h100/ncu/demo-01-2.csv`) |
+| --- | --- | --- |
+| requests, `l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum` | 2,097,152 | 524,288 |
+| DRAM, `dram__throughput.avg.pct_of_peak_sustained_elapsed` | 68.13% | **86.0%** |
+| bytes read, `dram__bytes_read.sum` | 67,108,864 (64 MiB) | 67.1 MB |
+"""
+
+
+class ExportTables(unittest.TestCase):
+    def test_a_table_of_exports_passes_value_by_value(self):
+        status, out = CheckFigures.course(self, extra=TABLE)
+        self.assertEqual(status, 0, out)
+        self.assertIn("7 values of tables of exports checked metric by metric", out)
+
+    def test_a_wrong_whole_number_fails(self):
+        status, out = CheckFigures.course(self, extra=TABLE.replace("| 524,288 |", "| 524,289 |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("`l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`: 524,289 (h100/ncu/demo-01-2.csv: 524,288)",
+                      out)
+
+    def test_another_metrics_value_fails(self):
+        # 8,388,608 is the naive copy's sectors: an export value, but not this row's metric
+        status, out = CheckFigures.course(self, extra=TABLE.replace("| 2,097,152 |", "| 8,388,608 |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("8,388,608 (h100/ncu/demo-01-1.csv: 2,097,152)", out)
+
+    def test_a_row_without_its_metric_and_an_export_not_committed_fail(self):
+        status, out = CheckFigures.course(self, extra=TABLE.replace("requests, `l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum`",
+                                                     "requests"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("names no metric of them: name one metric of its exports in backticks", out)
+        status, out = CheckFigures.course(self, extra=TABLE.replace("`h100/ncu/demo-01-2.csv`", "`h200/ncu/demo-01-2.csv`"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("names slides/data/h200/ncu/demo-01-2.csv, which is not committed", out)
+
+
+class NsightSection(unittest.TestCase):
+    def test_a_report_value_is_not_an_ncu_figure(self):
+        # 99.5 is a report's value (a time), not an export's: in the Nsight Compute section of a
+        # lesson whose exports are committed it fails; with none committed the reports still count
+        extra = "\nThe copy reaches 99.5% of the peak.\n"
+        status, out = CheckFigures.course(self, extra=extra, report="99.5")
+        self.assertEqual(status, 1, out)
+        self.assertIn("99.5 is in no report of slides/data/*/demo*.json nor in its ncu exports", out)
+        listed = [(f, "ncu: x") for f in ("68.1", "4.0", "67.1", "31.5", "16.0", "86.0", "1.26")]
+        status, out = CheckFigures.course(self, extra=extra, report="99.5", exports=False, listed=listed)
+        self.assertEqual(status, 0, out)
 
 
 class Commands(unittest.TestCase):
