@@ -10,8 +10,10 @@
 // the solution) defines a launcher with the Launcher signature below, and a
 // function that reports the kernel's registers and shared memory
 // (cudaFuncGetAttributes), shown beside its row of the ladder. The device
-// helpers the kernels share are in tracks/hgemm/device.cuh; how a result is
-// checked, the problem, cuBLAS and the ladder, in tracks/hgemm/track.h.
+// helpers the kernels share are in tracks/hgemm/device.cuh; the host helpers
+// of the Hopper steps' launchers (tensor maps, the check of the GPU) in
+// tracks/hgemm/hopper.h; how a result is checked, the problem, cuBLAS and the
+// ladder, in tracks/hgemm/track.h.
 #pragma once
 
 #include "course/gemm_check.h"

@@ -21,10 +21,9 @@
 #include "course/check.h"
 #include "course/launch_helpers.h"
 
-// TODO(step 06): <cuda.h> and <cudaTypedefs.h> too (CUtensorMap, and the type
-// of cuTensorMapEncodeTiled, which the launcher gets from the driver with
-// cudaGetDriverEntryPointByVersion: no -lcuda), and course/device.h
-// (course::capability_missing); course/async_copy.cuh goes with cp.async.
+// TODO(step 06): tracks/hgemm/hopper.h too (the host side of the Hopper steps:
+// hgemm::tensor_map, hgemm::require_hopper) and <cuda.h> (CUtensorMap, the
+// type of the kernel's parameters); course/async_copy.cuh goes with cp.async.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -306,12 +305,14 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
 // True when this GPU gives a block less shared memory than the stages above
 // need, so that the launcher runs the two-stage Fallback instead, and says so
 // once. Asked once per program (in a static): the course runs on one device.
-// TODO(step 06): the launcher makes A's and B's tensor maps at every launch
-// (cuTensorMapEncodeTiled: FLOAT16, extents and row pitch, boxes of 64
-// columns, CU_TENSOR_MAP_SWIZZLE_128B, zeros out of bounds), refuses a GPU
-// older than 9.0 (throw course::Error), and runs step 05's launcher where K
-// or N is not a multiple of 8 or A or B is not 16-byte aligned. Done for
-// you: the launcher's name, step06_tma.
+// TODO(step 06): the launcher refuses a GPU older than 9.0, or a build
+// without it (hgemm::require_hopper), runs step 05's launcher where K or N is
+// not a multiple of 8 or A or B is not 16-byte aligned, and makes A's and B's
+// tensor maps at every launch with hgemm::tensor_map. Read that function in
+// tracks/hgemm/hopper.h: its comments go through cuTensorMapEncodeTiled's
+// arguments one by one (FLOAT16, extents, the row pitch in bytes and its
+// 16-byte rule, boxes of 64 columns, CU_TENSOR_MAP_SWIZZLE_128B, zeros out of
+// bounds). Done for you: the launcher's name, step06_tma.
 bool needs_fallback() {
     static const bool fallback = [] {
         int device = 0, limit = 0;

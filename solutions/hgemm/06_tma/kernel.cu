@@ -10,8 +10,9 @@
 //   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 //
 // The TMA reads a box of the matrix described by a tensor map (made on the
-// host by cuTensorMapEncodeTiled: the matrix's address, its extents and row
-// pitch, the box, the swizzle), writes it into shared memory in the 128-byte
+// host by cuTensorMapEncodeTiled, in hgemm::tensor_map of
+// tracks/hgemm/hopper.h: the matrix's address, its extents and row pitch, the
+// box, the swizzle), writes it into shared memory in the 128-byte
 // swizzle (16-byte chunk c of row r stored at chunk c ^ (r % 8): step 05's
 // pattern, done by the copy engine), fills whatever lies outside the matrix
 // with zeros, and counts the bytes it wrote on an mbarrier in shared memory.
@@ -30,18 +31,16 @@
 // launcher refuses to run (the ladder leaves the row out, the grading test
 // skips).
 #include "tracks/hgemm/device.cuh"
+#include "tracks/hgemm/hopper.h"
 #include "tracks/hgemm/kernels.h"
 
 #include "course/check.h"
-#include "course/device.h"
 #include "course/launch_helpers.h"
 
-#include <cuda.h>  // CUtensorMap and cuTensorMapEncodeTiled's types; the function comes from the driver at run time
-#include <cudaTypedefs.h>
+#include <cuda.h>  // CUtensorMap, the kernel's parameters
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 // Step 05's launcher, for the shapes the tensor maps cannot describe: its
 // ordinary copy (course/kernel_copy.h), which every program that has this
@@ -54,6 +53,8 @@ namespace {
 
 using hgemm::attributes_of;
 using hgemm::grid_for;
+using hgemm::require_hopper;
+using hgemm::tensor_map;
 using hgemm::vectors_fit;
 
 // The block tile (BM x BN outputs, BK terms per stage), the warps over it and
@@ -323,68 +324,15 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __grid_constant__
 #endif
 }
 
-// cuTensorMapEncodeTiled, from the driver: the runtime hands out the driver's
-// entry points, so the course needs no -lcuda. Looked up once.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-    static const PFN_cuTensorMapEncodeTiled_v12000 function = [] {
-        void* pointer = nullptr;
-        cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-        CUDA_CHECK(
-            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &pointer, 12000, cudaEnableDefault, &found));
-#else
-        CUDA_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &pointer, cudaEnableDefault, &found));
-#endif
-        if (found != cudaDriverEntryPointSuccess || pointer == nullptr)
-            throw course::Error(
-                "hgemm step 06: the driver has no cuTensorMapEncodeTiled (it needs CUDA 12.0 or later)");
-        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(pointer);
-    }();
-    return function;
-}
-
-// The tensor map of a rows x cols row-major matrix of halves at `X` (16-byte
-// aligned, cols a multiple of 8), read in boxes of box_rows x 64 halves into
-// the 128-byte swizzle, zeros outside the matrix. Only encodes (host memory,
-// no CUDA call on a stream), so the launcher may make it at every launch.
-CUtensorMap tensor_map(const __half* X, int rows, int cols, int box_rows) {
-    CUtensorMap map{};
-    const cuuint64_t extent[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};  // innermost first
-    const cuuint64_t pitch[1] = {static_cast<cuuint64_t>(cols) * sizeof(__half)};                 // bytes, row to row
-    const cuuint32_t box[2] = {kBoxCols, static_cast<cuuint32_t>(box_rows)};
-    const cuuint32_t step[2] = {1, 1};
-    const CUresult result = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(X), extent,
-                                           pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                           CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-        throw course::Error("hgemm step 06: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(result) +
-                            ") for a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
-    return map;
-}
-
-// Throws course::Error unless this GPU has the TMA and the kernel was built
-// for it. Asked once per program (in a static): the course runs on one device.
-void require_hopper() {
-    static const std::string missing = [] {
-        int device = 0, major = 0, minor = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-        std::string why = course::capability_missing(major, minor, hgemm::kHopper, "hgemm step 06 (TMA)");
-        // A GPU of 9.0 or later that runs PTX of an older architecture (a
-        // build whose gpu_arch has no 9.0 or later) runs the empty kernel.
-        if (why.empty() && attributes_of(hgemm_tma).ptxVersion < hgemm::kHopper)
-            why = "hgemm step 06 (TMA) was built without compute capability 9.0: configure the build with "
-                  "-Dgpu_arch=9.0 (or auto on this GPU)";
-        return why;
-    }();
-    if (!missing.empty()) throw course::Error(missing);
-}
+// The step's name in the messages of the Hopper steps' host helpers
+// (tracks/hgemm/hopper.h).
+constexpr char kStep[] = "hgemm step 06";
 
 }  // namespace
 
 void hgemm::step06_tma(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
-    require_hopper();
+    // Refuses a GPU without the TMA, or a build without compute capability 9.0.
+    require_hopper(reinterpret_cast<const void*>(hgemm_tma), kStep, "TMA", hgemm::Needs::sm_90_or_later);
     // The tensor maps' rule: rows 16 bytes apart, matrices 16-byte aligned.
     // Elsewhere, step 05's kernel and its checked copies (the solution of the
     // step before, linked into every program that has this step).
@@ -392,8 +340,8 @@ void hgemm::step06_tma(const __half* A, const __half* B, float* C, int M, int N,
         hgemm::kernels::step05_swizzled(A, B, C, M, N, K, stream);
         return;
     }
-    const CUtensorMap a_map = tensor_map(A, M, K, BM);  // boxes of BM rows x 64 terms
-    const CUtensorMap b_map = tensor_map(B, K, N, BK);  // boxes of BK terms x 64 columns
+    const CUtensorMap a_map = tensor_map(A, M, K, K, BM, kBoxCols, kStep);  // boxes of BM rows x 64 terms
+    const CUtensorMap b_map = tensor_map(B, K, N, N, BK, kBoxCols, kStep);  // boxes of BK terms x 64 columns
     course::allow_dynamic_shared(reinterpret_cast<const void*>(hgemm_tma), kSharedBytes);
     const dim3 grid = grid_for(N, BN, M, BM);  // x over columns, y over rows
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;

@@ -21,22 +21,23 @@
 // is no wgmma or setmaxnreg: the kernel is built empty there, and the
 // launcher refuses to run.
 #include "tracks/hgemm/device.cuh"
+#include "tracks/hgemm/hopper.h"
 #include "tracks/hgemm/kernels.h"
 
 #include "course/check.h"
-#include "course/device.h"
 #include "course/launch_helpers.h"
 
-#include <cuda.h>  // CUtensorMap and cuTensorMapEncodeTiled's types; the function comes from the driver at run time
-#include <cudaTypedefs.h>
+#include <cuda.h>  // CUtensorMap, the kernel's parameters
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace {
 
 using hgemm::attributes_of;
+using hgemm::multiprocessors;
+using hgemm::require_hopper;
+using hgemm::tensor_map;
 using hgemm::vectors_fit;
 
 // The block tile (BM x BN outputs, BK terms per stage), the consumer
@@ -452,83 +453,9 @@ __global__ void hgemm_pad_rows(const __half* __restrict__ X, __half* __restrict_
         padded[static_cast<std::size_t>(row) * pitch + col] = X[static_cast<std::size_t>(row) * cols + col];
 }
 
-// cuTensorMapEncodeTiled, from the driver: the runtime hands out the driver's
-// entry points, so the course needs no -lcuda. Looked up once.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-    static const PFN_cuTensorMapEncodeTiled_v12000 function = [] {
-        void* pointer = nullptr;
-        cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-        CUDA_CHECK(
-            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &pointer, 12000, cudaEnableDefault, &found));
-#else
-        CUDA_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &pointer, cudaEnableDefault, &found));
-#endif
-        if (found != cudaDriverEntryPointSuccess || pointer == nullptr)
-            throw course::Error(
-                "hgemm step 09: the driver has no cuTensorMapEncodeTiled (it needs CUDA 12.0 or later)");
-        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(pointer);
-    }();
-    return function;
-}
-
-// The tensor map of a rows x cols row-major matrix of halves at `X` (16-byte
-// aligned), its rows `pitch_halves` apart (a multiple of 8, at least cols:
-// the TMA's stride rule; the dimensions stay rows x cols), read in boxes of box_rows x 64 halves into
-// the 128-byte swizzle, zeros outside the matrix. Only encodes (host memory,
-// no CUDA call on a stream), so the launcher may make it at every launch.
-CUtensorMap tensor_map(const __half* X, int rows, int cols, std::size_t pitch_halves, int box_rows) {
-    CUtensorMap map{};
-    const cuuint64_t extent[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};  // innermost first
-    const cuuint64_t pitch[1] = {static_cast<cuuint64_t>(pitch_halves) * sizeof(__half)};         // bytes, row to row
-    const cuuint32_t box[2] = {kBoxCols, static_cast<cuuint32_t>(box_rows)};
-    const cuuint32_t step[2] = {1, 1};
-    const CUresult result = encode_tiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(X), extent,
-                                           pitch, box, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                           CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-        throw course::Error("hgemm step 09: cuTensorMapEncodeTiled failed (CUresult " + std::to_string(result) +
-                            ") for a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
-    return map;
-}
-
-// Throws course::Error unless this GPU has the TMA, wgmma and setmaxnreg and the kernel
-// was built for it. Asked once per program (in a static): the course runs on
-// one device.
-void require_hopper() {
-    static const std::string missing = [] {
-        int device = 0, major = 0, minor = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-        std::string why = course::capability_missing(major, minor, hgemm::kHopper, "hgemm step 09 (any shape)");
-        // wgmma and setmaxnreg are sm_90a's: a later GPU runs the empty kernel of the PTX.
-        if (why.empty() && major != hgemm::kHopper / 10)
-            why = "hgemm step 09 (any shape) runs on compute capability 9.0 only: wgmma.mma_async is Hopper's "
-                  "(sm_90a), and this GPU is " +
-                  std::to_string(major) + "." + std::to_string(minor);
-        // A GPU of 9.0 that runs PTX of an older architecture (a build whose
-        // gpu_arch has no 9.0) runs the empty kernel too.
-        if (why.empty() && attributes_of(hgemm_any_shape).ptxVersion < hgemm::kHopper)
-            why = "hgemm step 09 (any shape) was built without compute capability 9.0: configure the build "
-                  "with "
-                  "-Dgpu_arch=9.0 (or auto on this GPU)";
-        return why;
-    }();
-    if (!missing.empty()) throw course::Error(missing);
-}
-
-// The GPU's SMs: the persistent kernel's blocks. Asked once per program (in
-// a static): the course runs on one device.
-int multiprocessors() {
-    static const int count = [] {
-        int device = 0, sms = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        return sms;
-    }();
-    return count;
-}
+// The step's name in the messages of the Hopper steps' host helpers
+// (tracks/hgemm/hopper.h).
+constexpr char kStep[] = "hgemm step 09";
 
 // Rows of `cols` halves padded to a multiple of 8 (16 bytes): the TMA's
 // rule for a tensor map's stride.
@@ -548,8 +475,8 @@ void pad_rows(const __half* X, __half* padded, int rows, int cols, cudaStream_t 
 // b_pitch halves apart (multiples of 8), both 16-byte aligned.
 void multiply(const __half* A, std::size_t a_pitch, const __half* B, std::size_t b_pitch, float* C, int M, int N, int K,
               cudaStream_t stream) {
-    const CUtensorMap a_map = tensor_map(A, M, K, a_pitch, BM);  // boxes of BM rows x 64 terms
-    const CUtensorMap b_map = tensor_map(B, K, N, b_pitch, BK);  // boxes of BK terms x 64 columns
+    const CUtensorMap a_map = tensor_map(A, M, K, a_pitch, BM, kBoxCols, kStep);  // boxes of BM rows x 64 terms
+    const CUtensorMap b_map = tensor_map(B, K, N, b_pitch, BK, kBoxCols, kStep);  // boxes of BK terms x 64 columns
     course::allow_dynamic_shared(reinterpret_cast<const void*>(hgemm_any_shape), kSharedBytes);
     // Persistent: one block per SM (a block's shared memory leaves room for
     // no second), or one per tile where there are fewer tiles.
@@ -564,7 +491,9 @@ void multiply(const __half* A, std::size_t a_pitch, const __half* B, std::size_t
 }  // namespace
 
 void hgemm::step09_any_shape(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
-    require_hopper();
+    // Refuses a GPU other than 9.0 (wgmma and setmaxnreg are sm_90a's), or a
+    // build without it.
+    require_hopper(reinterpret_cast<const void*>(hgemm_any_shape), kStep, "any shape", hgemm::Needs::sm_90a);
     // The tensor maps' rule: rows 16 bytes apart, matrices 16-byte aligned.
     // A matrix that keeps it is read where it lies.
     const bool a_fits = vectors_fit(A, K), b_fits = vectors_fit(B, N);
