@@ -54,7 +54,8 @@ Each figure must be one of:
    column's export (a kernel row's, at the precision shown, bytes also in KB ... GiB, times also
    in us and ms). A value of another metric, or a count off by one, fails. Quote counts such as
    registers, blocks and instructions in such a table: outside one, whole numbers are not
-   checked.
+   checked, except in that Nsight Compute section a count written with thousands separators
+   (58,720,256), which must be an export's value or listed (computed: 131,072 passes of a warp).
 3. **listed in tests/figures_not_in_reports.txt**, with why it is not from a report: cited
    (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
    Nsight Compute count or a --profile column, no export committed yet) or example. An entry
@@ -71,7 +72,7 @@ Each figure must be one of:
 Not checked: the ## Grading sections and the tables tests/check-grading writes between its
 markers (their figures are the grading runs', measured by tests/check-grading), numbers
 without a decimal point (counts such as 1,876,241, whole percentages) outside a table of
-exports, and versions (CUDA 13.0).
+exports and the counts of an Nsight Compute section above, and versions (CUDA 13.0).
 
 The texts also must not narrate how the figures were made ("in this run", "an earlier
 session", "the same day": NARRATION below): a figure names its GPU, its report and the command
@@ -107,6 +108,8 @@ LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 NOT_CHECKED_SECTIONS = {"Grading"}
 # A lesson README's section of Nsight Compute commands (slides/data/ncu_commands.py reads them there)
 NCU_SECTION = "See it in Nsight Compute"
+# A count with thousands separators: 58,720,256
+COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]*\d|\.\d)")
 
 # Texts for students say what was measured, on which GPU, in which report, with which command;
 # never the story of the runs (which session, which day, which build, what is not measured
@@ -623,6 +626,7 @@ def main():
         section = ""
         paragraphs = paragraph_of(lines)
         generated = False
+        fenced = False
         for index, line in enumerate(lines):
             if line.startswith("## "):
                 section = line[3:].strip()
@@ -637,8 +641,29 @@ def main():
             if story:
                 problems.append("%s:%d: \"%s\": say what was measured and where it is reported, not how the run "
                                 "went" % (rel, index + 1, story.group(0)))
+            if line.startswith("```"):
+                fenced = not fenced
             if index in ladder_lines:
                 continue
+            # In the Nsight Compute section of a lesson with exports, a count written with thousands
+            # separators (58,720,256 divergent branches) is an export's value or listed (computed)
+            if section == NCU_SECTION and LESSON_README.match(rel) and not fenced:
+                gpus = gpus_named(paragraphs[index])
+                if gpus not in ncu_scopes:
+                    ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
+                for token in (COUNT.findall(line) if ncu_scopes[gpus] is not None else []):
+                    entry = listed.get((rel, token))
+                    if (entry is None or entry[1].startswith("ncu")) and matches(
+                            float(token.replace(",", "")), 0, ncu_scopes[gpus]):
+                        counts["ncu export"] += 1
+                    elif entry is not None and not entry[1].startswith("ncu"):
+                        entry[2] += 1
+                        counts["listed"] += 1
+                    else:
+                        problems.append("%s:%d: %s, a count in the Nsight Compute section, is in no committed export of "
+                                        "this lesson (slides/data/*/ncu/%s*.csv), nor listed in %s as computed: %s"
+                                        % (rel, index + 1, token, "-".join(LESSON_README.match(rel).groups()),
+                                           LIST.name, line.strip()[:140]))
             for token in figures_in(line):
                 decimals = len(token.split(".")[1])
                 named = named_reports(paragraphs[index], reports)

@@ -198,6 +198,18 @@ class NsightSection(unittest.TestCase):
         self.assertEqual(status, 0, out)
 
 
+    def test_a_count_in_the_nsight_section_is_an_exports_or_listed(self):
+        # 8,388,608 is both copies' sectors; 8,388,609 no export's; 4,096 listed as computed
+        status, out = CheckFigures.course(self, extra="\nThe copies read 8,388,608 sectors.\n")
+        self.assertEqual(status, 0, out)
+        status, out = CheckFigures.course(self, extra="\nThe copies read 8,388,609 sectors.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("8,388,609, a count in the Nsight Compute section, is in no committed export of this lesson", out)
+        status, out = CheckFigures.course(self, extra="\nIn blocks of 4,096 elements.\n",
+                                          listed=[("4,096", "computed: from the code")])
+        self.assertEqual(status, 0, out)
+
+
 class Commands(unittest.TestCase):
     def readme(self):
         root = Path(tempfile.mkdtemp(prefix="ncu-commands-"))
