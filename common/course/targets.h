@@ -38,8 +38,10 @@ private:
     bool all_met_ = true;
 };
 
-// The row labelled `label` ("09", "ref", "copy"), or course::Error.
-const Rung& row(const Ladder& ladder, const std::string& label);
+// The row labelled `label` ("09", "ref", "copy"), or course::Error. The label
+// is a C string, not a std::string: a temporary string argument makes GCC 13
+// and later warn that the returned reference may dangle (-Wdangling-reference).
+const Rung& row(const Ladder& ladder, const char* label);
 
 // How many times as fast `faster` is: the time of `slower` over that of `faster`.
 double time_ratio(const Rung& slower, const Rung& faster);

@@ -31,10 +31,10 @@ void Targets::report(const std::string& what, double value, double minimum, cons
     all_met_ = all_met_ && met;
 }
 
-const Rung& row(const Ladder& ladder, const std::string& label) {
+const Rung& row(const Ladder& ladder, const char* label) {
     for (const auto& rung : ladder.rungs)
         if (rung.label == label) return rung;
-    throw Error("no row \"" + label + "\" in the " + ladder.track + " ladder");
+    throw Error(std::string("no row \"") + label + "\" in the " + ladder.track + " ladder");
 }
 
 double time_ratio(const Rung& slower, const Rung& faster) { return slower.time.median_ms / faster.time.median_ms; }
