@@ -32,8 +32,7 @@ TEST_CASE("step 01 runs three kernels, one thread per pixel each") {
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/01_naive_kernels/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed({kReference, kStep},
                          "one thread per pixel in each of the three kernels, 8x8 blocks, the 7x7 window read straight "
                          "from global memory; the README's Nsight Compute command profiles the three kernels");

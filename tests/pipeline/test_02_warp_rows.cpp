@@ -31,8 +31,7 @@ TEST_CASE("step 02 runs three kernels whose warps each read along one row") {
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/02_warp_rows/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed(
         {kPrevious, kReference, kStep},
         "blocks of 32x2 threads: a warp covers 32 consecutive bytes of one row, so each load touches one or two "

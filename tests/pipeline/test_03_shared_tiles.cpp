@@ -33,8 +33,7 @@ TEST_CASE("step 03's blur and Sobel kernels read their windows from shared memor
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/03_shared_tiles/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed(
         {kPrevious, kReference, kStep},
         "a block first copies its tile of greys, halo included and clamped, into shared memory, then every thread "

@@ -32,8 +32,7 @@ TEST_CASE("step 04 still runs three kernels, the blur's with its row sums in sha
 
 TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/04_separable_blur/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed({kPrevious, kReference, kStep},
                          "the 7x7 weights are the outer product of 1 2 3 4 3 2 1 with itself: filter each row of the "
                          "tile first (7 taps, into a second shared array), __syncthreads(), then each column of the "

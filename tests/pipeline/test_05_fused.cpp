@@ -31,8 +31,7 @@ TEST_CASE("step 05 is one kernel that keeps its tiles in shared memory") {
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/pipeline/05_fused/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed(
         {kPrevious, kReference, kStep},
         "one kernel: each block computes the greys of its 40x16 tile from RGB, the row sums, the blurred 34x10 tile, "

@@ -174,7 +174,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v8(Params p, bool aligned) 
     // is called (the loop below is unrolled by 4), so the rings stay in
     // registers.
     // TODO(step 08): the case of the strip's rows, clamp_rows: only strips
-    // within kHalo + kAhead rows of the top or bottom clamp them.
+    // whose rows, halo and rows loaded ahead included, reach past the image
+    // clamp them (ys < kHalo at the top, ys + kRows + kHalo + kAhead >
+    // p.height at the bottom).
     Lane s{};
     const auto row = [&](int t, int slot) {
         // TODO(step 08): take a `way` argument too; in the word way, use the
