@@ -26,8 +26,8 @@ using matmul::store4;
 constexpr int BM = 128;  // rows of C per block
 constexpr int BN = 128;  // columns of C per block
 constexpr int BK = 8;    // terms per phase
-// TODO(step 08): BK = 16, two float4s of each tile per thread: with 8-term
-// tiles the two stages were slower than one stage on the H200 (README.md).
+// TODO(step 08): BK = 16, two float4s of each tile per thread: deeper phases
+// give the next tile's loads more arithmetic to hide behind (README.md).
 constexpr int TM = 8;    // rows of C per thread: two groups of 4, BM / 2 apart
 constexpr int TN = 8;    // columns of C per thread: two groups of 4, BN / 2 apart
 constexpr int kPad = 4;  // floats of padding after each row of As

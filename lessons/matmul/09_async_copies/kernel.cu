@@ -106,11 +106,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
     //   B: copy_async<16> where the float4s below went (4-byte copies, row
     //      tid / BN and column tid % BN, then kThreads / BN rows further, for
     //      Edges::any).
-    // Keep one source pointer per matrix and step it from copy to copy: an
-    // address computed afresh for every copy cost our solution 52 bytes of
-    // spills under the 128-register cap.
-    // Checked kernels use copy_async_or_zero(dst, inside ? src : X, inside):
-    // zeros outside the matrix, and never an address outside it.
+    // Keep one source pointer per matrix and step it from copy to copy: the
+    // kernel runs at the 128-register cap, and addresses computed afresh for
+    // every copy can push it into spills (the ladder's regs column shows them).
+    // Checked kernels use copy_async_or_zero<4 or 16>(dst, inside ? src : X,
+    // inside): zeros outside the matrix, and never an address outside it.
     // The next tiles, on their way from global memory.
     float4 a_next[T::kAVectors], b_next[T::kBVectors];
     const auto fetch = [&](int k0) {

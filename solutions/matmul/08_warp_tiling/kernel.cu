@@ -1,6 +1,6 @@
 // Matmul, step 08: warp tiling, double-buffered.
 //
-// The last step has two parts; the README measures each on its own.
+// Two changes in one step; the README says how to measure each on its own.
 //
 //  1. Warp tiling. In step 07 the 256 threads of a block are a 16 x 16 grid
 //     over the 128 x 128 tile, so a warp (32 consecutive threads) is two rows

@@ -330,7 +330,7 @@ using FirstTiles = Tiles<128, 128, 16, 32, 64, 8, 8, 3, kT, 512>;
 // The configurations, each with what it tries, and its shared memory per
 // block. With 8 x 8 outputs a lane, 512 threads per multiprocessor at 128
 // registers each; with 8 x 16 or 16 x 8, 256 threads at up to 255 registers
-// (fewer warps to hide latency, two thirds of the shared-memory reads per
+// (fewer warps to hide latency, three quarters of the shared-memory reads per
 // multiply-add). tests/matmul/sweep-configs.sh times these and others.
 const std::vector<matmul::TileConfig>& configurations() {
     static const std::vector<matmul::TileConfig> configs = {
