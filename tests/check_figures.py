@@ -31,6 +31,13 @@ Each figure must be one of:
    none, the reports of the text's own track, slides/data/*/<track>*.json (for README.md,
    every report). A figure of four significant digits or more may also come from any report of
    the track: few values match one that closely by chance, unlike a percentage or a ratio.
+   **A table that says which GPU a figure is of** takes it from that GPU's reports alone (and
+   that GPU's exports, below), so a figure copied from the other GPU's report fails: a column
+   whose header names one GPU ("H100 ms", "H200: step 01 ms"), and the columns after it until a
+   header names another, both ("H100 / H200") or the original material's ("8800 GT ms", "the
+   talk"): `| step | H100 ms | vs prev | H200 ms | vs prev |`; a row with a cell that names one
+   GPU and holds no figure ("H100", "H200, 2048x2048", "loops, H100"), but for a column of the
+   original material's. A cell whose row and column name different GPUs is neither's.
    A ladder copied into a code block, as the program prints it, is checked more strictly: its
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
@@ -131,11 +138,16 @@ NOT_A_FIGURE = re.compile(r"(CUDA|capability|capabilities|driver|Meson|sm_|versi
 
 def figures_in(line):
     """The figures of a line of text: numbers with a decimal point, not versions."""
+    return [token for token, _ in figures_at(line)]
+
+
+def figures_at(line):
+    """The figures of a line of text with where each starts."""
     found = []
     for m in NUMBER.finditer(line):
         if NOT_A_FIGURE.search(line[: m.start()]):
             continue
-        found.append(m.group(1))
+        found.append((m.group(1), m.start()))
     return found
 
 
@@ -568,6 +580,68 @@ def check_export_table(header, columns, body, lines, rel, problems):
     return checked, values
 
 
+# A GPU a table's cell names: "H100", "H200 ms", "H100, 2048x2048", `slides/data/h200/...`
+GPU_WORD = re.compile(r"\bH(100|200)\b|\bh(100|200)/")
+# A table's column of another GPU's figures, the original material's ("8800 GT ms", "GT200, the
+# slides", "the talk, GTX Titan X")
+OTHER_GPU = re.compile(r"\b(8800|GT200|G80|GTX|Titan|GeForce|Pascal|talk|slides|post)\b", re.I)
+
+
+def gpus_in(text):
+    """The GPUs (h100, h200) a piece of text names."""
+    return {"h" + (a or b) for a, b in GPU_WORD.findall(text)}
+
+
+def table_gpus(lines):
+    """For each body row of a Markdown table that says which GPU its figures are of, a function
+    from a cell's index to that GPU (None where the table does not say). A header cell that
+    names one GPU ("H100 ms", "H200: step 01 ms") makes its column that GPU's, and the columns
+    after it too until a header cell names another (or both: "H100 / H200", or the original
+    material's: "8800 GT ms"): "| H100 ms | vs prev | % of copy | H200 ms | ..." A row with a
+    cell that names one GPU and holds no figure ("H100", "H200, 2048x2048", "loops, H100") is
+    that GPU's, but for a column of the original material's. Where a row and its column name
+    different GPUs, the cell is neither's."""
+    result, i, fenced = {}, 0, False
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            fenced = not fenced
+        if fenced or not lines[i].startswith("|"):
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].startswith("|"):
+            i += 1
+        columns, gpu = {}, None
+        for c, cell in enumerate(cells(lines[start])):
+            named = gpus_in(cell)
+            if named:
+                gpu = next(iter(named)) if len(named) == 1 else None
+            elif OTHER_GPU.search(cell):
+                gpu = None
+                columns[c] = "other"
+            if gpu:
+                columns[c] = gpu
+        for j in range(start + 1, i):
+            if re.fullmatch(r"[|\s:-]+", lines[j]):
+                continue
+            labels = set()
+            for cell in cells(lines[j]):
+                if not figures_in(cell):
+                    labels |= gpus_in(cell)
+            row = next(iter(labels)) if len(labels) == 1 else None
+            if not [g for g in columns.values() if g != "other"] and row is None:
+                continue
+            result[j] = (lambda c, columns=columns, row=row:
+                         None if columns.get(c) == "other" or row and columns.get(c, row) != row
+                         else columns.get(c, row))
+    return result
+
+
+def cell_at(line, position):
+    """The index of a table row's cell that holds the character at position."""
+    return line[:position].count("|") - line[:position].count("\\|") - 1
+
+
 def paragraph_of(lines):
     """For each line, the text that names its reports: its table row, for a table row that
     names one; otherwise its section (from one heading to the next)."""
@@ -584,15 +658,19 @@ def paragraph_of(lines):
     return result
 
 
-def named_reports(text, scope):
+def named_reports(text, scope, gpu=None):
     """The values of the reports a text names (`basics.json`, `slides/data/h200/basics.json`, of
-    any track), of the GPUs it names if it names a path; None when it names none."""
+    any track), of the GPUs it names if it names a path, or of `gpu` alone if given (a table's
+    row or column that names its GPU); None when it names none."""
     names = set(re.findall(r"([a-z0-9-]+)\.json", text))
     # `-block16x20.json` beside `convolution-block16x8.json`: the same report's family
     families = {"-".join(n.split("-")[:i]) for n in names if not n.startswith("-") for i in range(1, n.count("-") + 1)}
     names |= {f + n for n in names if n.startswith("-") for f in families}
     gpus = {g for g, _ in LINK.findall(text)}
-    chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
+    if gpu is not None:
+        chosen = [r for r in scope if r.name in names and r.gpu == gpu]
+    else:
+        chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
     if not chosen:
         return None
     return sorted(v for r in chosen for v in r.values)
@@ -604,7 +682,7 @@ def main():
     listed = load_list()
     problems = []
     exports = load_exports(problems)
-    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0}
+    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -625,6 +703,11 @@ def main():
             ladder_lines |= rows
         section = ""
         paragraphs = paragraph_of(lines)
+        # A table's row or column that names its GPU takes its figures from that GPU's reports
+        cell_gpus = table_gpus(lines)
+        values_of = {None: values}
+        for gpu in ("h100", "h200"):
+            values_of[gpu] = sorted(v for r in scope if r.gpu == gpu for v in r.values)
         generated = False
         fenced = False
         for index, line in enumerate(lines):
@@ -664,9 +747,11 @@ def main():
                                         "this lesson (slides/data/*/ncu/%s*.csv), nor listed in %s as computed: %s"
                                         % (rel, index + 1, token, "-".join(LESSON_README.match(rel).groups()),
                                            LIST.name, line.strip()[:140]))
-            for token in figures_in(line):
+            for token, position in figures_at(line):
                 decimals = len(token.split(".")[1])
-                named = named_reports(paragraphs[index], reports)
+                gpu = cell_gpus[index](cell_at(line, position)) if index in cell_gpus else None
+                named = named_reports(paragraphs[index], reports, gpu)
+                values = values_of[gpu]
                 shown = float(token.replace(",", ""))
                 # A paragraph that names its reports is checked against those. A figure of four
                 # digits or more may also come from another report of the track: few values
@@ -674,7 +759,7 @@ def main():
                 digits = len(token.replace(",", "").replace(".", "").lstrip("0"))
                 # A lesson's Nsight Compute section that names no report quotes the lesson's
                 # exports: once they are committed, its figures are looked for there alone.
-                gpus = gpus_named(paragraphs[index])
+                gpus = frozenset({gpu}) if gpu else gpus_named(paragraphs[index])
                 if gpus not in ncu_scopes:
                     ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
                 exported_only = (section == NCU_SECTION and named is None and LESSON_README.match(rel)
@@ -683,6 +768,7 @@ def main():
                     named is not None and digits >= 4 and matches(shown, decimals, values)
                 )):
                     counts["report"] += 1
+                    counts["one GPU"] += gpu is not None
                     continue
                 entry = listed.get((rel, token))
                 ncu_values = ncu_scopes[gpus]
@@ -705,8 +791,9 @@ def main():
                                            "the track", "-".join(LESSON_README.match(rel).groups())
                                            if LESSON_README.match(rel) else track or ""))
                     continue
-                problems.append("%s:%d: %s is in no report of slides/data/*/%s*.json%s, nor in %s: %s"
-                                % (rel, index + 1, token, track or "",
+                problems.append("%s:%d: %s is in no report of slides/data/%s/%s*.json%s%s, nor in %s: %s"
+                                % (rel, index + 1, token, gpu or "*", track or "",
+                                   "" if gpu is None else " (its table's row or column names the %s)" % gpu.upper(),
                                    "" if ncu_values is None else " nor in its ncu exports", LIST.name,
                                    line.strip()[:140]))
     unneeded = set()
@@ -724,9 +811,10 @@ def main():
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
-          "exports checked metric by metric; %d problem(s)"
+          "exports checked metric by metric, %d figures of tables in the reports of the one GPU their row or "
+          "column names; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
-             counts["listed"], counts["ncu table"], len(problems)))
+             counts["listed"], counts["ncu table"], counts["one GPU"], len(problems)))
     return 1 if problems else 0
 
 

@@ -8,7 +8,8 @@ has an ncu command and quotes its figures, tests/figures_not_in_reports.txt) wit
 exports of tests/data/ncu/ committed or not, and runs check_figures.py on it: a figure an export
 holds passes, a planted wrong one fails, an `ncu` entry an export now holds is reported as
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
-whole numbers included; in the Nsight Compute section a report's value is no ncu figure.
+whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
+table's row or column that names a GPU takes its figures from that GPU's reports alone.
 """
 
 import importlib.util
@@ -208,6 +209,82 @@ class NsightSection(unittest.TestCase):
         status, out = CheckFigures.course(self, extra="\nIn blocks of 4,096 elements.\n",
                                           listed=[("4,096", "computed: from the code")])
         self.assertEqual(status, 0, out)
+
+
+# Two GPUs' reports of the track `demo`: a ladder of two steps each (time, GB/s, speedup)
+GPU_REPORT = ('{"ladders": [{"problem": "a copy", "rungs": ['
+              '{"step": "01", "title": "one element", "median_ms": %s, "throughput": %s}, '
+              '{"step": "02", "title": "grid-stride", "median_ms": %s, "throughput": %s, "speedup_vs_previous": %s}]}]}')
+REPORTS = {"h100": GPU_REPORT % (0.2883, 2793.1, 0.2694, 2989.3, 1.07),
+           "h200": GPU_REPORT % (0.2300, 3500.6, 0.1902, 4233.1, 1.21)}
+# A table of a row per GPU, and one of a column per GPU (the columns after "H100 ms" are the
+# H100's until "H200 ms"), each figure from its own GPU's report
+ROWS = """| GPU | step 01 ms | step 02 ms | step 02 GB/s |
+| --- | --- | --- | --- |
+| H100 | 0.2883 | 0.2694 | 2989.3 |
+| H200, n = 2^26 | 0.2300 | 0.1902 | 4233.1 |
+"""
+COLUMNS = """| step | H100 ms | vs prev | H200 ms | vs prev |
+| --- | --- | --- | --- | --- |
+| 01 | 0.2883 | - | 0.2300 | - |
+| 02 | 0.2694 | 1.07x | 0.1902 | 1.21x |
+"""
+
+
+class GpuTables(unittest.TestCase):
+    def course(self, text):
+        """A scratch course of the track `demo` with both GPUs' reports and `text` as its README;
+        returns (exit status, output) of check_figures.py on it."""
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        (root / "lessons" / "demo").mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n\n" + text)
+        (root / "tests" / "figures_not_in_reports.txt").write_text("")
+        for gpu, report in REPORTS.items():
+            (root / "slides" / "data" / gpu).mkdir(parents=True)
+            (root / "slides" / "data" / gpu / "demo.json").write_text(report)
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_each_gpus_figures_pass(self):
+        status, out = self.course(ROWS + "\n" + COLUMNS)
+        self.assertEqual(status, 0, out)
+        self.assertIn("12 figures of tables in the reports of the one GPU their row or column names", out)
+
+    def test_a_figure_of_the_other_gpu_fails_in_a_row_per_gpu(self):
+        # the H100's step 01 time in the H200's row: in a report of the track, but not the H200's
+        status, out = self.course(ROWS.replace("| H200, n = 2^26 | 0.2300 |", "| H200, n = 2^26 | 0.2883 |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("lessons/demo/README.md:6: 0.2883 is in no report of slides/data/h200/demo*.json (its table's "
+                      "row or column names the H200)", out)
+        status, out = self.course(ROWS.replace("| H100 | 0.2883 | 0.2694 | 2989.3 |", "| H100 | 0.2883 | 0.2694 | 4233.1 |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("4233.1 is in no report of slides/data/h100/demo*.json (its table's row or column names the H100)",
+                      out)
+
+    def test_a_figure_of_the_other_gpu_fails_in_a_column_per_gpu(self):
+        # the H100's speedup under the H200's "vs prev": that column follows "H200 ms"
+        status, out = self.course(COLUMNS.replace("| 0.1902 | 1.21x |", "| 0.1902 | 1.07x |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("lessons/demo/README.md:6: 1.07 is in no report of slides/data/h200/demo*.json", out)
+        status, out = self.course(COLUMNS.replace("| 02 | 0.2694 |", "| 02 | 0.1902 |"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.1902 is in no report of slides/data/h100/demo*.json", out)
+
+    def test_a_table_that_names_no_single_gpu_is_checked_as_before(self):
+        # a header naming both GPUs, or none, restricts nothing: either report's figure passes
+        both = "| step | H100 / H200 ms |\n| --- | --- |\n| 01 | 0.2883 / 0.2300 |\n"
+        status, out = self.course(both + "\n" + COLUMNS.replace("H100 ms", "ms").replace("H200 ms", "ms"))
+        self.assertEqual(status, 0, out)
+        self.assertIn("0 figures of tables in the reports of the one GPU", out)
+        # a column of the original material's GPU is not the row's GPU
+        talk = "| step | 8800 GT ms (the talk) | GPU | ms |\n| --- | --- | --- | --- |\n| 01 | 0.2883 | H200 | 0.2300 |\n"
+        status, out = self.course(talk)
+        self.assertEqual(status, 0, out)
+        status, out = self.course(talk.replace("| H200 | 0.2300 |", "| H200 | 0.2694 |"))
+        self.assertEqual(status, 1, out)
 
 
 class Commands(unittest.TestCase):
