@@ -37,7 +37,11 @@ Each figure must be one of:
    header names another, both ("H100 / H200") or the original material's ("8800 GT ms", "the
    talk"): `| step | H100 ms | vs prev | H200 ms | vs prev |`; a row with a cell that names one
    GPU and holds no figure ("H100", "H200, 2048x2048", "loops, H100"), but for a column of the
-   original material's. A cell whose row and column name different GPUs is neither's.
+   original material's. A cell whose row and column name different GPUs is neither's. There,
+   a row whose first cell is a step ("03") shows that step's values: those of the rungs of
+   that step in those reports (in the reports the section names, or else the track's), its
+   speedup over another row (the other's time over its own) and its throughput's share of
+   another row's; a ratio of two other rows, which often matches a percentage by chance, fails.
    A ladder copied into a code block, as the program prints it, is checked more strictly: its
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
@@ -658,19 +662,52 @@ def paragraph_of(lines):
     return result
 
 
-def named_reports(text, scope, gpu=None):
-    """The values of the reports a text names (`basics.json`, `slides/data/h200/basics.json`, of
-    any track), of the GPUs it names if it names a path, or of `gpu` alone if given (a table's
-    row or column that names its GPU); None when it names none."""
+# A table row of one step of a ladder: its first cell is the step ("03"; not "ref" or "copy",
+# whose rows may show the steps' share of them)
+STEP_CELL = re.compile(r"^\**(\d\d)\**$")
+
+
+def step_row_values(reports, step):
+    """The values a table row of one step may show, from the rungs of that step in the reports'
+    ladders: the rung's own (Report.rung_values), its speedup over each other row (the other's
+    time over its own, the extra "... ms" columns too) and its throughput's share of each other
+    row's; not a ratio of two other rows, which may match a figure of the row by chance."""
+    values = []
+    for report in reports:
+        for ladder in report.ladders:
+            rungs = ladder["rungs"]
+            for rung in (r for r in rungs if r["step"] == step):
+                values += Report.rung_values(rung)
+                for times in (lambda r: [r.get("median_ms")],
+                              lambda r: [float(v) for k, v in (r.get("extra") or {}).items()
+                                         if k.endswith(" ms") and re.fullmatch(r"\d+\.\d+", str(v))]):
+                    for b in (t for t in times(rung) if t):
+                        values += [a / b for other in rungs for a in times(other) if a]
+                if rung.get("throughput"):
+                    for other in rungs:
+                        if other.get("throughput"):
+                            ratio = rung["throughput"] / other["throughput"]
+                            values += [ratio, 100.0 * ratio]
+    return sorted(v for v in values if isinstance(v, (int, float)) and math.isfinite(v))
+
+
+def chosen_reports(text, scope, gpu=None):
+    """The reports a text names (`basics.json`, `slides/data/h200/basics.json`, of any track), of
+    the GPUs it names if it names a path, or of `gpu` alone if given (a table's row or column
+    that names its GPU); [] when it names none."""
     names = set(re.findall(r"([a-z0-9-]+)\.json", text))
     # `-block16x20.json` beside `convolution-block16x8.json`: the same report's family
     families = {"-".join(n.split("-")[:i]) for n in names if not n.startswith("-") for i in range(1, n.count("-") + 1)}
     names |= {f + n for n in names if n.startswith("-") for f in families}
     gpus = {g for g, _ in LINK.findall(text)}
     if gpu is not None:
-        chosen = [r for r in scope if r.name in names and r.gpu == gpu]
-    else:
-        chosen = [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
+        return [r for r in scope if r.name in names and r.gpu == gpu]
+    return [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
+
+
+def named_reports(text, scope, gpu=None):
+    """The values of the reports a text names (chosen_reports); None when it names none."""
+    chosen = chosen_reports(text, scope, gpu)
     if not chosen:
         return None
     return sorted(v for r in chosen for v in r.values)
@@ -706,6 +743,7 @@ def main():
         # A table's row or column that names its GPU takes its figures from that GPU's reports
         cell_gpus = table_gpus(lines)
         values_of = {None: values}
+        step_rows = {}
         for gpu in ("h100", "h200"):
             values_of[gpu] = sorted(v for r in scope if r.gpu == gpu for v in r.values)
         generated = False
@@ -764,7 +802,21 @@ def main():
                     ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
                 exported_only = (section == NCU_SECTION and named is None and LESSON_README.match(rel)
                                  and ncu_scopes[gpus] is not None)
-                if not exported_only and (matches(shown, decimals, named if named is not None else values) or (
+                # A row of one step in a table of one GPU's figures shows that step's values
+                step = STEP_CELL.match(cells(line)[0]) if gpu is not None else None
+                if step:
+                    key = (paragraphs[index], gpu, step.group(1))
+                    if key not in step_rows:
+                        candidates = chosen_reports(paragraphs[index], reports, gpu) or [
+                            r for r in scope if r.gpu == gpu]
+                        step_rows[key] = step_row_values(candidates, step.group(1))
+                    step = step if step_rows[key] else None
+                if step and not exported_only:
+                    if matches(shown, decimals, step_rows[key]):
+                        counts["report"] += 1
+                        counts["one GPU"] += 1
+                        continue
+                elif not exported_only and (matches(shown, decimals, named if named is not None else values) or (
                     named is not None and digits >= 4 and matches(shown, decimals, values)
                 )):
                     counts["report"] += 1
@@ -793,7 +845,8 @@ def main():
                     continue
                 problems.append("%s:%d: %s is in no report of slides/data/%s/%s*.json%s%s, nor in %s: %s"
                                 % (rel, index + 1, token, gpu or "*", track or "",
-                                   "" if gpu is None else " (its table's row or column names the %s)" % gpu.upper(),
+                                   "" if gpu is None else " (its table's row or column names the %s%s)" % (
+                                       gpu.upper(), "; its row, step %s's values" % step.group(1) if step else ""),
                                    "" if ncu_values is None else " nor in its ncu exports", LIST.name,
                                    line.strip()[:140]))
     unneeded = set()

@@ -9,7 +9,8 @@ exports of tests/data/ncu/ committed or not, and runs check_figures.py on it: a 
 holds passes, a planted wrong one fails, an `ncu` entry an export now holds is reported as
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
 whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
-table's row or column that names a GPU takes its figures from that GPU's reports alone.
+table's row or column that names a GPU takes its figures from that GPU's reports alone, and
+its row of one step that step's values.
 """
 
 import importlib.util
@@ -272,6 +273,23 @@ class GpuTables(unittest.TestCase):
         status, out = self.course(COLUMNS.replace("| 02 | 0.2694 |", "| 02 | 0.1902 |"))
         self.assertEqual(status, 1, out)
         self.assertIn("0.1902 is in no report of slides/data/h100/demo*.json", out)
+
+    def test_a_step_row_shows_its_own_steps_values(self):
+        # in a row of step 02, 120.9% is its throughput's share of step 01's; 82.7% is step 01's
+        # share of step 02's, a ratio of the same report, but not this row's value
+        steps = "| step | H200 ms | H200 % of step 01's GB/s |\n| --- | --- | --- |\n| 01 | 0.2300 | 100.0% |\n" \
+                "| 02 | 0.1902 | 120.9% |\n"
+        status, out = self.course(steps)
+        self.assertEqual(status, 0, out)
+        status, out = self.course(steps.replace("120.9%", "82.7%"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("82.7 is in no report of slides/data/h200/demo*.json (its table's row or column names the H200; "
+                      "its row, step 02's values)", out)
+        status, out = self.course(steps.replace("| 02 | 0.1902 |", "| 02 | 0.2300 |"))
+        self.assertEqual(status, 1, out)
+        # without a GPU named, the table is checked as before: any value of the track's reports
+        status, out = self.course(steps.replace("H200 ", "").replace("120.9%", "82.7%"))
+        self.assertEqual(status, 0, out)
 
     def test_a_table_that_names_no_single_gpu_is_checked_as_before(self):
         # a header naming both GPUs, or none, restricts nothing: either report's figure passes
