@@ -42,6 +42,8 @@ Each figure must be one of:
    that step in those reports (in the reports the section names, or else the track's), its
    speedup over another row (the other's time over its own) and its throughput's share of
    another row's; a ratio of two other rows, which often matches a percentage by chance, fails.
+   So does a parenthesis of one GPU's figures beside the other's, in prose or in a cell: "(H100:
+   2.81x, 106.9%)", up to a semicolon, "(H100: SM 64.3%; H200: SM 66.4%)" each GPU's part.
    A ladder copied into a code block, as the program prints it, is checked more strictly: its
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
@@ -641,6 +643,28 @@ def table_gpus(lines):
     return result
 
 
+# A parenthesis of the other GPU's figures beside this one's: "(H100: 2.81x, 106.9%)", "(H100:
+# SM 64.3%, DRAM 50.4%; H200: SM 66.4%, DRAM 33.9%)"
+GPU_ASIDE = re.compile(r"\((H100|H200)\b[^():;]{0,20}:[^()]*\)")
+GPU_PART = re.compile(r"^\s*(H100|H200)\b[^():;]{0,20}:")
+
+
+def aside_gpus(line):
+    """(start, end, gpu) of each part of a line whose figures are one GPU's: a parenthesis that
+    begins with the GPU's name and a colon ("(H100: 2.81x, 106.9%)"), up to a semicolon; a part
+    after a semicolon that begins with a GPU's name and a colon is that GPU's ("; H200: SM
+    66.4%"), any other part no GPU's."""
+    parts = []
+    for m in GPU_ASIDE.finditer(line):
+        start = m.start() + 1
+        for part in m.group(0)[1:-1].split(";"):
+            named = GPU_PART.match(part)
+            if named:
+                parts.append((start, start + len(part), "h" + named.group(1)[1:]))
+            start += len(part) + 1
+    return parts
+
+
 def cell_at(line, position):
     """The index of a table row's cell that holds the character at position."""
     return line[:position].count("|") - line[:position].count("\\|") - 1
@@ -785,9 +809,12 @@ def main():
                                         "this lesson (slides/data/*/ncu/%s*.csv), nor listed in %s as computed: %s"
                                         % (rel, index + 1, token, "-".join(LESSON_README.match(rel).groups()),
                                            LIST.name, line.strip()[:140]))
+            asides = aside_gpus(line)
             for token, position in figures_at(line):
                 decimals = len(token.split(".")[1])
                 gpu = cell_gpus[index](cell_at(line, position)) if index in cell_gpus else None
+                aside = next((g for a, b, g in asides if a <= position < b), None)
+                gpu = aside or gpu
                 named = named_reports(paragraphs[index], reports, gpu)
                 values = values_of[gpu]
                 shown = float(token.replace(",", ""))
@@ -845,8 +872,9 @@ def main():
                     continue
                 problems.append("%s:%d: %s is in no report of slides/data/%s/%s*.json%s%s, nor in %s: %s"
                                 % (rel, index + 1, token, gpu or "*", track or "",
-                                   "" if gpu is None else " (its table's row or column names the %s%s)" % (
-                                       gpu.upper(), "; its row, step %s's values" % step.group(1) if step else ""),
+                                   "" if gpu is None else " (%s names the %s%s)" % (
+                                       "its parenthesis" if aside else "its table's row or column", gpu.upper(),
+                                       "; its row, step %s's values" % step.group(1) if step else ""),
                                    "" if ncu_values is None else " nor in its ncu exports", LIST.name,
                                    line.strip()[:140]))
     unneeded = set()
@@ -864,8 +892,8 @@ def main():
         print(p)
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
-          "exports checked metric by metric, %d figures of tables in the reports of the one GPU their row or "
-          "column names; %d problem(s)"
+          "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
+          "column, or a parenthesis \"(H100: ...)\", names; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], len(problems)))
     return 1 if problems else 0

@@ -10,7 +10,7 @@ holds passes, a planted wrong one fails, an `ncu` entry an export now holds is r
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
 whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
 table's row or column that names a GPU takes its figures from that GPU's reports alone, and
-its row of one step that step's values.
+its row of one step that step's values; so does a parenthesis "(H100: ...)".
 """
 
 import importlib.util
@@ -252,7 +252,7 @@ class GpuTables(unittest.TestCase):
     def test_each_gpus_figures_pass(self):
         status, out = self.course(ROWS + "\n" + COLUMNS)
         self.assertEqual(status, 0, out)
-        self.assertIn("12 figures of tables in the reports of the one GPU their row or column names", out)
+        self.assertIn("12 figures in the reports of the one GPU that their table row or column", out)
 
     def test_a_figure_of_the_other_gpu_fails_in_a_row_per_gpu(self):
         # the H100's step 01 time in the H200's row: in a report of the track, but not the H200's
@@ -291,12 +291,26 @@ class GpuTables(unittest.TestCase):
         status, out = self.course(steps.replace("H200 ", "").replace("120.9%", "82.7%"))
         self.assertEqual(status, 0, out)
 
+    def test_a_parenthesis_of_one_gpus_figures(self):
+        # "(H100: ...)" beside the other GPU's figures is the H100's, up to a semicolon that
+        # names another GPU
+        prose = "Step 02 takes 0.1902 ms (H100: 0.2694 ms, 1.07x; H200: 1.21x).\n"
+        status, out = self.course(prose)
+        self.assertEqual(status, 0, out)
+        self.assertIn("3 figures in the reports of the one GPU", out)
+        status, out = self.course(prose.replace("(H100: 0.2694 ms", "(H100: 0.1902 ms"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.1902 is in no report of slides/data/h100/demo*.json (its parenthesis names the H100)", out)
+        status, out = self.course(prose.replace("H200: 1.21x", "H200: 1.07x"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("1.07 is in no report of slides/data/h200/demo*.json", out)
+
     def test_a_table_that_names_no_single_gpu_is_checked_as_before(self):
         # a header naming both GPUs, or none, restricts nothing: either report's figure passes
         both = "| step | H100 / H200 ms |\n| --- | --- |\n| 01 | 0.2883 / 0.2300 |\n"
         status, out = self.course(both + "\n" + COLUMNS.replace("H100 ms", "ms").replace("H200 ms", "ms"))
         self.assertEqual(status, 0, out)
-        self.assertIn("0 figures of tables in the reports of the one GPU", out)
+        self.assertIn("0 figures in the reports of the one GPU", out)
         # a column of the original material's GPU is not the row's GPU
         talk = "| step | 8800 GT ms (the talk) | GPU | ms |\n| --- | --- | --- | --- |\n| 01 | 0.2883 | H200 | 0.2300 |\n"
         status, out = self.course(talk)
