@@ -57,8 +57,10 @@ constexpr int kColumns = 4 + 2 * kRadius;  // the 8 columns under one word's fou
 // y+2's words (row 4); finish, store 16 bytes; slide every column word down.
 // A strip clear of the frame (almost all of them) takes a path with no
 // clamping and no checks; the strips at the edges copy their frame pixels
-// through, as before. #pragma unroll every loop, and bound the kernel with
-// __launch_bounds__(1024), since --block accepts blocks that large.
+// through, as before. The memory-only variant makes the same loads and stores
+// the centre rows' own words, with no arithmetic. #pragma unroll every loop,
+// and bound the kernel with __launch_bounds__(1024), since --block accepts
+// blocks that large.
 template <bool kMemoryOnly, bool kAligned>
 __global__ void unrolled(const convolution::Params p) {
     extern __shared__ __align__(16) std::uint8_t shared[];

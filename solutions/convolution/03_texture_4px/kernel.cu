@@ -4,9 +4,10 @@
 // 5x5 windows overlap: together they cover 8 columns by 5 rows, so the
 // thread fetches those 40 texels once each and uses each for every window
 // it falls in: 40 fetches for four pixels instead of 100. And the four
-// results leave as one 32-bit store instead of four byte stores: a warp
-// writes 128 contiguous bytes with one instruction. (The talk: 7.8 ms to
-// 6.3 ms on the 8800 GT.)
+// results leave as one 32-bit store instead of four byte stores: a warp of
+// a 16x16 block, two rows of 16 threads, writes 64 contiguous bytes in each
+// of its two rows with one instruction. (The talk: 7.8 ms to 6.3 ms on the
+// 8800 GT.)
 //
 // A 4-byte store must be 4-byte aligned: the thread's first pixel is a
 // multiple of 4, so it is when the output and its pitch are multiples of 4

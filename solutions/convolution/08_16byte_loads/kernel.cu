@@ -9,10 +9,13 @@
 //
 // And yet the talk's whole kernel got slower, 3.4 ms to 4.8 ms. The
 // computation reads the tile from shared memory byte by byte, as before, but
-// now the 32 threads of a warp read bytes 16 apart: thread t reads byte
-// 16t + c, in 4-byte word 4t + c/4, in bank (4t + c/4) mod 32. Threads t,
-// t + 8, t + 16 and t + 24 hit the same bank at different words: a 4-way
-// bank conflict, and every shared-memory read of the computation takes four
+// now neighbouring threads read bytes 16 apart: thread tx reads byte
+// 16tx + c of its tile row, in 4-byte word 4tx + c/4, in bank
+// (4tx + c/4) mod 32, only every fourth bank. Threads tx and tx + 8 of a
+// row hit the same bank at different words, and with 16x16 blocks the
+// warp's other 16 threads read the next tile row, 72 words (8 banks) on,
+// and land on the same 8 banks: 32 threads on 8 banks, a 4-way bank
+// conflict, and every shared-memory read of the computation takes four
 // passes instead of one. README.md shows it in Nsight Compute; step 09
 // removes it.
 //
