@@ -249,6 +249,12 @@ class GpuTables(unittest.TestCase):
         run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
         return run.returncode, run.stdout + run.stderr
 
+    def assert_fails(self, text, message):
+        """check_figures.py fails on `text` and says `message`."""
+        status, out = self.course(text)
+        self.assertEqual(status, 1, out)
+        self.assertIn(message, out)
+
     def test_each_gpus_figures_pass(self):
         status, out = self.course(ROWS + "\n" + COLUMNS)
         self.assertEqual(status, 0, out)
@@ -256,23 +262,18 @@ class GpuTables(unittest.TestCase):
 
     def test_a_figure_of_the_other_gpu_fails_in_a_row_per_gpu(self):
         # the H100's step 01 time in the H200's row: in a report of the track, but not the H200's
-        status, out = self.course(ROWS.replace("| H200, n = 2^26 | 0.2300 |", "| H200, n = 2^26 | 0.2883 |"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("lessons/demo/README.md:6: 0.2883 is in no report of slides/data/h200/demo*.json (its table's "
-                      "row or column names the H200)", out)
-        status, out = self.course(ROWS.replace("| H100 | 0.2883 | 0.2694 | 2989.3 |", "| H100 | 0.2883 | 0.2694 | 4233.1 |"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("4233.1 is in no report of slides/data/h100/demo*.json (its table's row or column names the H100)",
-                      out)
+        self.assert_fails(ROWS.replace("| H200, n = 2^26 | 0.2300 |", "| H200, n = 2^26 | 0.2883 |"),
+                          "lessons/demo/README.md:6: 0.2883 is in no report of slides/data/h200/demo*.json (its table's "
+                          "row or column names the H200)")
+        self.assert_fails(ROWS.replace("| H100 | 0.2883 | 0.2694 | 2989.3 |", "| H100 | 0.2883 | 0.2694 | 4233.1 |"),
+                          "4233.1 is in no report of slides/data/h100/demo*.json (its table's row or column names the H100)")
 
     def test_a_figure_of_the_other_gpu_fails_in_a_column_per_gpu(self):
         # the H100's speedup under the H200's "vs prev": that column follows "H200 ms"
-        status, out = self.course(COLUMNS.replace("| 0.1902 | 1.21x |", "| 0.1902 | 1.07x |"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("lessons/demo/README.md:6: 1.07 is in no report of slides/data/h200/demo*.json", out)
-        status, out = self.course(COLUMNS.replace("| 02 | 0.2694 |", "| 02 | 0.1902 |"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("0.1902 is in no report of slides/data/h100/demo*.json", out)
+        self.assert_fails(COLUMNS.replace("| 0.1902 | 1.21x |", "| 0.1902 | 1.07x |"),
+                          "lessons/demo/README.md:6: 1.07 is in no report of slides/data/h200/demo*.json")
+        self.assert_fails(COLUMNS.replace("| 02 | 0.2694 |", "| 02 | 0.1902 |"),
+                          "0.1902 is in no report of slides/data/h100/demo*.json")
 
     def test_a_step_row_shows_its_own_steps_values(self):
         # in a row of step 02, 120.9% is its throughput's share of step 01's; 82.7% is step 01's
@@ -281,10 +282,9 @@ class GpuTables(unittest.TestCase):
                 "| 02 | 0.1902 | 120.9% |\n"
         status, out = self.course(steps)
         self.assertEqual(status, 0, out)
-        status, out = self.course(steps.replace("120.9%", "82.7%"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("82.7 is in no report of slides/data/h200/demo*.json (its table's row or column names the H200; "
-                      "its row, step 02's values)", out)
+        self.assert_fails(steps.replace("120.9%", "82.7%"),
+                          "82.7 is in no report of slides/data/h200/demo*.json (its table's row or column names the H200; "
+                          "its row, step 02's values)")
         status, out = self.course(steps.replace("| 02 | 0.1902 |", "| 02 | 0.2300 |"))
         self.assertEqual(status, 1, out)
         # without a GPU named, the table is checked as before: any value of the track's reports
@@ -298,12 +298,10 @@ class GpuTables(unittest.TestCase):
         status, out = self.course(prose)
         self.assertEqual(status, 0, out)
         self.assertIn("3 figures in the reports of the one GPU", out)
-        status, out = self.course(prose.replace("(H100: 0.2694 ms", "(H100: 0.1902 ms"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("0.1902 is in no report of slides/data/h100/demo*.json (its parenthesis names the H100)", out)
-        status, out = self.course(prose.replace("H200: 1.21x", "H200: 1.07x"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("1.07 is in no report of slides/data/h200/demo*.json", out)
+        self.assert_fails(prose.replace("(H100: 0.2694 ms", "(H100: 0.1902 ms"),
+                          "0.1902 is in no report of slides/data/h100/demo*.json (its parenthesis names the H100)")
+        self.assert_fails(prose.replace("H200: 1.21x", "H200: 1.07x"),
+                          "1.07 is in no report of slides/data/h200/demo*.json")
 
     def test_a_table_that_names_no_single_gpu_is_checked_as_before(self):
         # a header naming both GPUs, or none, restricts nothing: either report's figure passes
