@@ -8,8 +8,8 @@
 // left (reduce_in_passes in tracks/reduction/kernels.h).
 //
 // What is slow about it: `tid % (2 * s) == 0` picks threads that are spread
-// across every warp (in round 1, the even threads of each warp), so every warp
-// stays busy for the whole tree while most of its threads sit idle: the warp
+// across every warp (in round 1, the even threads of each warp), so through
+// round 16 every warp is busy while most of its threads sit idle: the warp
 // diverges. And % is an expensive instruction.
 #include "tracks/reduction/kernels.h"
 

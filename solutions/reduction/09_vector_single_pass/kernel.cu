@@ -12,10 +12,11 @@
 //     it, and one at a time again for the last 0 to 3 ints (the "tail").
 //
 //  2. One pass. Steps 01 to 08 launch a kernel per pass, and the launches and
-//     the gap between them cost a few microseconds: at 2^22 ints that is most
-//     of the time. Here each block writes its partial sum, and the last block
-//     to finish (found with an atomic counter) adds up all the partial sums
-//     and writes the total. One launch, no second pass.
+//     the gaps between them cost microseconds: at 2^22 ints, where a whole
+//     sum takes about ten, that is a sizeable part of the time. Here each
+//     block writes its partial sum, and the last block to finish (found with
+//     an atomic counter) adds up all the partial sums and writes the total.
+//     One launch, no second pass.
 #include "tracks/reduction/kernels.h"
 
 #include "course/launch_helpers.h"
