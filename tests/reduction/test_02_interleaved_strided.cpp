@@ -1,8 +1,8 @@
 // Grading test of reduction step 02 (interleaved addressing, strided index).
 //
-// On the G80 this step was 2.33x faster than step 01; on the GPUs the course
-// was measured on it is slower (64-bit partial sums make its bank conflicts
-// worse than the divergence it removes: see the lesson README). So the test
+// On the G80 this step was 2.33x faster than step 01; on the H100 and the
+// H200 (the ladders in the lesson README) it is slower: 64-bit partial sums
+// make its bank conflicts worse than the divergence it removes. So the test
 // checks what the step is: the exact sum, from the same launch shape as step
 // 01 (one value per thread, one 8-byte slot per thread in shared memory); its
 // speed rule compares it with the reference solution of step 02, not step 01.

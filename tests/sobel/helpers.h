@@ -39,10 +39,10 @@ void check_reads_through_texture(const Step& step);
 // The one kernel `step` launches for a 2048x2048 image.
 course::KernelLaunch launch_of(const Step& step);
 
-// The speed rule (tests/speed_rule.h) at 4096x4096 (the input and output
-// fit the L2 cache of an H100, so the race measures the kernel more than
-// DRAM): `steps` are the step before's solution (left out for step 01), the
-// reference solution of the step, and the kernel graded, last.
+// The speed rule (tests/speed_rule.h) at 4096x4096, the L2 cache flushed
+// before each timed run as in every ladder: `steps` are the step before's
+// solution (left out for step 01), the reference solution of the step, and
+// the kernel graded, last.
 void check_speed(std::vector<Step> steps, const std::string& advice);
 
 }  // namespace sobel::testing

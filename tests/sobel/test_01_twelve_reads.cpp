@@ -28,8 +28,7 @@ TEST_CASE("step 01 runs one thread per pixel, as the reference solution does") {
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/sobel/01_twelve_reads/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     testing::check_speed({kReference, kStep}, "one thread per pixel, a warp along a row (32x8 blocks), so that a "
                                               "warp's reads and its store are consecutive bytes");
 }

@@ -19,7 +19,8 @@ __global__ void texture_rows(Params p) {
     // TODO(step 03): one image row per block (y = blockIdx.x), the threads
     // striding along it: for (int x = threadIdx.x; x < p.width; x +=
     // blockDim.x). Read the eight neighbours with texel(p.texture, x, y)
-    // (tracks/sobel/device.cuh): the texture clamps at the edges for you.
+    // (tracks/sobel/device.cuh; `using device::texel;` in place of the
+    // `using device::pixel;` above): the texture clamps at the edges for you.
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= p.width || y >= p.height) return;
