@@ -43,7 +43,8 @@ __global__ void reduce_warp_shuffles(const T* __restrict__ in, long long* __rest
     // each warp sums its 32 values with __shfl_down_sync (offsets 16 .. 1),
     // lane 0 of each warp stores its warp's total in a __shared__ array of
     // kBlockSize / 32 values, __syncthreads(), and warp 0 sums those the same
-    // way. The 256-value sum[] array then goes away.
+    // way. The 256-value sum[] array then goes away, and so does
+    // last_warp_sum above (left unused, nvcc warns).
     sum[tid] = v;
     __syncthreads();
 

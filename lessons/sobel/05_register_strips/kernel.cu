@@ -19,12 +19,13 @@ namespace {
 // tracks/sobel/device.cuh).
 using device::pixel;
 
-// TODO(step 05): the strips' shape: kStrip = 16 columns per thread (one
-// uint4), kThreadsX = 32 by kThreadsY = 4 threads per block, kRows = 4
-// output rows per thread. Each row of a strip: one 16-byte load and the two
-// pixels beside it, the next row loaded while this one is computed. The
-// arithmetic on __half2 column pairs (#include <cuda_fp16.h>), two pixels
-// per instruction: see the README for the byte-to-half trick (0x6400).
+// TODO(step 05): the strips' shape, in place of step 04's tile constants
+// below: kStrip = 16 columns per thread (one uint4), kThreadsX = 32 by
+// kThreadsY = 4 threads per block, kRows = 4 output rows per thread. Each
+// row of a strip: one 16-byte load and the two pixels beside it, the next
+// row loaded while this one is computed. The arithmetic on __half2 column
+// pairs (#include <cuda_fp16.h>), two pixels per instruction: see the README
+// for the byte-to-half trick (0x6400).
 constexpr int kTileWidth = 64;     // threads per block along x, one column each
 constexpr int kThreadRows = 4;     // threads per block along y
 constexpr int kRowsPerThread = 8;  // the run of rows each thread computes
