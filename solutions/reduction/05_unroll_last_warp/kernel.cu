@@ -1,9 +1,10 @@
 // Reduction, step 05: the last warp unrolled.
 //
 // When 32 or fewer threads are left in the tree, they all sit in warp 0, and
-// the __syncthreads() and the loop bookkeeping of each round cost more than
-// the adds. So the tree stops its loop at s = 64 and warp 0 finishes the last
-// six rounds (32, 16, 8, 4, 2, 1) unrolled, synchronising only itself.
+// the __syncthreads() of each round, which every warp of the block must
+// reach, costs more than the adds. So the tree stops its loop at s = 64 and
+// warp 0 finishes the last six rounds (32, 16, 8, 4, 2, 1) unrolled,
+// synchronising only itself; the other warps are done.
 //
 // Harris's version (2007) had no synchronisation at all there: it read and
 // wrote through a `volatile` pointer and relied on the 32 threads of a warp
