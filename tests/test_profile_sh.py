@@ -5,8 +5,8 @@
 
 Each test copies profile.sh and ncu_commands.py into a scratch course with one lesson (its
 README's two ncu commands, its kernel.cu the solution's) and a made-up Meson build of it, and
-checks what the script promises: the exports written after a complete run, the committed ones
-untouched when a command fails, exit 77 without ncu or a GPU, a build of the starters refused,
+checks what the script promises: the exports written after a complete run, a lesson's committed
+ones untouched when one of its commands fails (the other lessons' written), exit 77 without ncu or a GPU, a build of the starters refused,
 and --budget replacing only the lessons it finished.
 """
 
@@ -111,14 +111,23 @@ class ProfileSh(unittest.TestCase):
         self.assertEqual(len(lines), 6)  # two comments, header, units, the two kernels -c 2 asks for
         self.assertNotIn("device__attribute_display_name", lines[2])  # only the metrics named
 
-    def test_a_failed_command_changes_nothing(self):
+    def test_a_failed_command_keeps_its_lessons_exports_and_writes_the_others(self):
         self.out.mkdir(parents=True)
-        (self.out / "demo-01-1.csv").write_text("committed\n")
-        status, out = self.run_script("solved", "h100", env={"FAKE_NCU_FAIL": "wide_02"})
+        for name in ("demo-01-1.csv", "demo-02-1.csv", "demo-02-2.csv"):
+            (self.out / name).write_text("committed\n")
+        status, out = self.run_script("solved", "h100", env={"FAKE_NCU_FAIL": "copy_02"})
         self.assertEqual(status, 1, out)
-        self.assertIn("slides/data/h100/ncu/ is unchanged", out)
-        self.assertEqual([p.name for p in self.out.iterdir()], ["demo-01-1.csv"])
-        self.assertEqual((self.out / "demo-01-1.csv").read_text(), "committed\n")
+        self.assertIn("the exports of demo-02 are as committed", out)
+        self.assertIn("h100/ncu/demo-02-1: ncu exited 1", out)
+        self.assertNotIn("demo-02-2.csv", out)  # the broken lesson's other command is skipped
+        # demo-02 (broken) untouched, both of its files kept; demo-01 complete, written
+        self.assertEqual(sorted(p.name for p in self.out.iterdir()),
+                         ["demo-01-1.csv", "demo-01-2.csv", "demo-02-1.csv", "demo-02-2.csv"])
+        self.assertEqual((self.out / "demo-02-1.csv").read_text(), "committed\n")
+        self.assertEqual((self.out / "demo-02-2.csv").read_text(), "committed\n")
+        self.assertNotEqual((self.out / "demo-01-1.csv").read_text(), "committed\n")
+        # the scratch folder with ncu's logs is kept
+        self.assertTrue(list(self.root.glob("profile-h100.*")), out)
 
     def test_without_ncu_or_a_gpu_nothing_changes(self):
         status, out = self.run_script("solved", "h100", path="/usr/bin:/bin")

@@ -39,12 +39,15 @@
 # give --budget: no command starts after SECONDS, one running is stopped then.
 #
 # Committed data is never destroyed: every export is written to a scratch
-# folder first. When a command fails or a check fails, nothing under slides/
-# changes, the scratch folder is kept (ncu's logs and errors) and the exit is 1.
-# When every lesson is complete and checked, each lesson's exports replace its
-# committed ones (the lessons not profiled stay as committed) and the exit is 0.
-# When --budget stops the run first, the lessons completed are replaced all the
-# same, the others are listed (profile them next by name) and the exit is 3.
+# folder first, and a lesson's exports replace its committed ones only when
+# every command of that lesson is complete and checked (the lessons not
+# profiled stay as committed). When every lesson is, the exit is 0. When a
+# command or a check of a lesson fails, that lesson's exports stay as
+# committed, its remaining commands are skipped, the other lessons run on and
+# are replaced, the scratch folder is kept (ncu's logs and errors) and the exit
+# is 1: one broken command does not cost a whole run's GPU time. When --budget
+# stops the run first, the lessons completed are replaced all the same, the
+# others are listed (profile them next by name) and the exit is 3.
 # Exit 77 (nothing changed) when ncu or the GPU is missing; 2 on a usage mistake
 # (or a build of the starters).
 set -eu
@@ -209,20 +212,15 @@ for lesson in "${stopped[@]}"; do
     rm -f "$scratch/$lesson.csv" "$scratch/$lesson"-[0-9]*.csv
 done
 
-if [ $failed -ne 0 ]; then
-    echo "$0: not every export is complete and checked (${broken[*]}): slides/data/$gpu/ncu/ is unchanged;" >&2
-    echo "$0: this run's logs and errors are in $scratch" >&2
-    exit 1
-fi
-
-# Every lesson run to its end is complete and checked: replace its exports,
-# each file by a rename within the folder, then remove those it no longer has
-# (a README that lost a command).
+# Every lesson run to its end with every command complete and checked: replace
+# its exports, each file by a rename within the folder, then remove those it no
+# longer has (a README that lost a command). A broken or stopped lesson is left
+# as committed.
 out=$slides/data/$gpu/ncu
 mkdir -p "$out"
 replaced=0
 for lesson in $lessons; do
-    case " ${stopped[*]} " in *" $lesson "*) continue ;; esac
+    case " ${stopped[*]} ${broken[*]} " in *" $lesson "*) continue ;; esac
     for csv in "$scratch/$lesson".csv "$scratch/$lesson"-[0-9]*.csv; do
         [ -e "$csv" ] || continue
         cp "$csv" "$out/.$(basename "$csv").new" && mv "$out/.$(basename "$csv").new" "$out/$(basename "$csv")"
@@ -232,8 +230,13 @@ for lesson in $lessons; do
         [ -e "$old" ] && [ ! -e "$scratch/$(basename "$old")" ] && rm -f "$old"
     done
 done
-rm -rf "$scratch"
 echo "slides/data/$gpu/ncu/: $replaced export(s) written in $(($(date +%s) - start))s"
+if [ $failed -ne 0 ]; then
+    echo "$0: not every export is complete and checked: the exports of ${broken[*]} are as committed" \
+        "(the other lessons' are written); this run's logs and errors are in $scratch" >&2
+    exit 1
+fi
+rm -rf "$scratch"
 if [ ${#stopped[@]} -gt 0 ]; then
     echo "$0: the budget stopped the run before ${stopped[*]}: their exports are as committed;" \
         "profile them next: $0 $build_dir $gpu ${stopped[*]}" >&2
