@@ -113,8 +113,8 @@ __global__ void __launch_bounds__(kThreads) hgemm_wmma_block(const __half* __res
 void hgemm::step02_wmma_shared(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
     // TODO(step 02): a block per BM x BN tile of C: grid_for(N, BN, M, BM). Pass
     // the kernel, after `fits`, whether A and B may be copied 16 bytes at a
-    // time: vectors_fit(A, K) and vectors_fit(B, N) (done for you in the
-    // solution's signature: add `bool a_vectors, bool b_vectors`).
+    // time: vectors_fit(A, K) and vectors_fit(B, N), for two parameters you
+    // add to the kernel after `fits`: `bool a_vectors, bool b_vectors`.
     const dim3 grid = grid_for(N, kWarpsN * kTile, M, kWarpsM * kTile);  // x over columns, y over rows
     hgemm_wmma_block<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K, fragments_fit(A, B, C, N, K));
     CUDA_CHECK_LAUNCH();

@@ -186,6 +186,8 @@ void hgemm::step04_async_copies(const __half* A, const __half* B, float* C, int 
     // TODO(step 04): course::note_if_copies_synchronously(kernel, "hgemm step
     // 04") (the line on Turing), course::allow_dynamic_shared(kernel,
     // kSharedBytes), and kSharedBytes as the launch's dynamic shared memory.
+    // Both helpers take the kernel as a const void*:
+    //     const void* kernel = reinterpret_cast<const void*>(hgemm_async_stages);
     const dim3 grid = grid_for(N, BN, M, BM);  // x over columns, y over rows
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
     hgemm_async_stages<<<grid, kThreads, 0, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));
