@@ -1,6 +1,7 @@
 // Probe kernels for the occupancy calculator: the same small kernel compiled
 // with many different register counts (values held in registers, register
-// caps from __launch_bounds__) and static shared memory, so that a calculator
+// caps from __launch_bounds__ and __maxnreg__) and static shared memory, and
+// one opted in to the largest dynamic shared memory, so that a calculator
 // can be compared with the CUDA runtime on real kernels. They are never run
 // (each would write out[threadIdx.x]); lesson 02's program and its grading
 // test only ask the runtime about them.
@@ -121,9 +122,10 @@ std::vector<Probe> probes() {
 #ifdef COURSE_HAS_MAXNREG
     // Register counts where the allocation unit decides on the GPUs of the
     // course (4 partitions of 16384 registers, units of 256 per warp: 37 and
-    // 101 registers hold 13 and 5 warps a partition, rounded up to 40 and
-    // 104 only 12 and 4), and 255, the most a thread may have, where a block
-    // of 8 warps just fits the per-block limit and 9 do not.
+    // 101 registers, not rounded, would give 13 and 5 warps a partition;
+    // rounded up to 40 and 104, 12 and 4), and 255, the most a thread may
+    // have, where a block of 8 warps just fits the per-block limit and 9 do
+    // not.
     out.push_back(probe("registers capped at 37", reinterpret_cast<const void*>(&occupancy_probe_capped<37>)));
     out.push_back(probe("registers capped at 44", reinterpret_cast<const void*>(&occupancy_probe_capped<44>)));
     out.push_back(probe("registers capped at 50", reinterpret_cast<const void*>(&occupancy_probe_capped<50>)));

@@ -121,9 +121,9 @@ private:
     int current_ = 0;
 };
 
-// The shape with the dynamic shared memory that leaves room for exactly
-// `blocks` blocks of `threads` threads per SM (step 06's low occupancy), as
-// much as a block may have.
+// The dynamic shared memory per block with which `blocks` blocks fill the
+// SM's shared memory (step 06's low occupancy), the reserve counted, and no
+// more than a block may have.
 std::size_t shared_bytes_for_blocks(const SmLimits& limits, int blocks);
 
 // --- The steps and their sweeps ---------------------------------------------
@@ -168,8 +168,8 @@ std::vector<course::Sweep> calculator_sweeps(Calculator calculator, int step, bo
 // occupancy `calculator` predicts for each point's launch.
 std::vector<course::Sweep> stream_sweeps(StreamLauncher launch, Calculator calculator, int step, bool student,
                                          const course::TrackRun& run, StreamProblem& problem);
-// The shapes of stream step `step`'s sweep(s), in order, with each point's
-// x, label and sweep (0, or 1 for step 06's full-occupancy sweep).
+// The shapes of stream step `step`'s sweep(s), in order, each with the sweep
+// it belongs to (0, or 1 for step 06's full-occupancy sweep).
 struct StreamPoint {
     StreamShape shape;
     int sweep = 0;

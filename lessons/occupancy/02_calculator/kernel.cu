@@ -30,16 +30,19 @@ occupancy::Occupancy occupancy::step02_calculator(const SmLimits& sm, const Bloc
     //      partitions holds a whole number of warps; 0 if the block's warps,
     //      rounded up to a multiple of the partitions, need more than
     //      sm.registers_per_block, or a thread more than
-    //      sm.max_registers_per_thread;
+    //      sm.max_registers_per_thread; INT_MAX (no limit, not a division by
+    //      zero) for a block of 0 registers per thread;
     //   3. result.blocks_by_shared: static + dynamic + the reserve, rounded up
     //      to sm.shared_allocation_unit, into sm.shared_per_sm; 0 if the
     //      dynamic part exceeds block.max_dynamic_shared_bytes or the whole
     //      exceeds the per-block limit (README.md: which one) plus the reserve;
+    //      INT_MAX when the whole is 0 bytes (no shared memory, no reserve:
+    //      the slides' Fermi);
     //   4. result.blocks_by_block_limit: sm.max_blocks_per_sm;
     // then active_blocks (the smallest), the limiter (the first smallest, in
     // that order), active_warps and occupancy (active warps over
     // sm.max_warps_per_sm). A block of 0 threads, or more than
-    // sm.max_threads_per_block, gets all zeros.
+    // sm.max_threads_per_block, gets all zeros (and Limiter::none).
     Occupancy result;
     return result;
 }
