@@ -176,9 +176,11 @@ __device__ inline void store_pair(float* __restrict__ C, int row, int col, int M
 
 // TODO(step 06): the mbarrier (init, fence.mbarrier_init, arrive.expect_tx,
 // try_wait.parity) and the TMA copy (cp.async.bulk.tensor.2d.shared::cluster
-// .global.mbarrier::complete_tx::bytes) as inline PTX, under
-// `#if __CUDA_ARCH__ >= 900`; the kernel takes the two tensor maps
-// (const __grid_constant__ CUtensorMap) in place of A and B.
+// .global.mbarrier::complete_tx::bytes) as inline PTX; the kernel takes the
+// two tensor maps (const __grid_constant__ CUtensorMap) in place of A and B.
+// The device helpers and the kernel's body go under
+// `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900`: the host pass still
+// sees them, and an older architecture in gpu_arch builds an empty kernel.
 template <typename T>
 __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restrict__ A, const __half* __restrict__ B,
                                                          float* __restrict__ C, int M, int N, int K, bool pairs,
@@ -306,13 +308,19 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
 // need, so that the launcher runs the two-stage Fallback instead, and says so
 // once. Asked once per program (in a static): the course runs on one device.
 // TODO(step 06): the launcher refuses a GPU older than 9.0, or a build
-// without it (hgemm::require_hopper), runs step 05's launcher where K or N is
-// not a multiple of 8 or A or B is not 16-byte aligned, and makes A's and B's
-// tensor maps at every launch with hgemm::tensor_map. Read that function in
-// tracks/hgemm/hopper.h: its comments go through cuTensorMapEncodeTiled's
-// arguments one by one (FLOAT16, extents, the row pitch in bytes and its
-// 16-byte rule, boxes of 64 columns, CU_TENSOR_MAP_SWIZZLE_128B, zeros out of
-// bounds). Done for you: the launcher's name, step06_tma.
+// without it: hgemm::require_hopper(reinterpret_cast<const void*>(hgemm_tma),
+// "hgemm step 06", "TMA", hgemm::Needs::sm_90_or_later). Where K or N is not
+// a multiple of 8 or A or B is not 16-byte aligned (!vectors_fit(A, K) ||
+// !vectors_fit(B, N)) it calls step 05's launcher, hgemm::step05_swizzled,
+// and returns. Otherwise it makes A's and B's tensor maps at every launch
+// with hgemm::tensor_map(X, rows, cols, row pitch in halves, box rows, box
+// cols, step): (A, M, K, K, BM, 64, ...) and (B, K, N, N, BK, 64, ...). Read
+// that function in tracks/hgemm/hopper.h: its comments go through
+// cuTensorMapEncodeTiled's arguments one by one (FLOAT16, extents, the row
+// pitch in bytes and its 16-byte rule, boxes of 64 columns,
+// CU_TENSOR_MAP_SWIZZLE_128B, zeros out of bounds). One kernel, no template:
+// Pipeline, needs_fallback and the Fallback go (a Hopper GPU has the shared
+// memory). Done for you: the launcher's name, step06_tma.
 bool needs_fallback() {
     static const bool fallback = [] {
         int device = 0, limit = 0;

@@ -318,7 +318,9 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_wgmma(const __grid_constant
 
     // TODO(step 07): wgmma's accumulators: lane l of warp w (of the
     // warpgroup) holds, in acc[j][0..3], rows 16 w + l / 4 and 16 w + l / 4 + 8
-    // of the warpgroup's slab, columns 8 j + 2 (l % 4) and the next.
+    // of the warpgroup's slab, columns 8 j + 2 (l % 4) and the next. So warp
+    // becomes tid % 128 / 32 beside warpgroup = tid / 128 (the slab starts at
+    // row 64 warpgroup of the block tile), and warp_row and warp_col go.
     // Lane l holds, of each 16 x 8 accumulator, rows l / 4 and l / 4 + 8,
     // columns 2 (l % 4) and 2 (l % 4) + 1.
     const int group = lane / 4, pair = lane % 4 * 2;

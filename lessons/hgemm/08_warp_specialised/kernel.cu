@@ -321,11 +321,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int s = 0; s < kStages - 1 && s < tiles; ++s) fetch(s * BK, s);
 
     // TODO(step 08): split the roles after the __syncthreads above (the last
-    // one). The producer warpgroup: setmaxnreg.dec, then thread 0 alone loops
-    // over the k-steps, waiting on empty[stage] with parity phase ^ 1 (round
-    // 0's wait returns at once) before each fetch. The consumers:
+    // one); the fetches of the first stages just above go, since the producer
+    // issues every k-step's copies. The producer warpgroup: setmaxnreg.dec,
+    // then thread 0 alone loops over the k-steps, waiting on empty[stage] with
+    // parity phase ^ 1 (round 0's wait returns at once) before each fetch;
+    // then the producer returns (it stores nothing). The consumers:
     // setmaxnreg.inc, then the loop below without the fetches and without
-    // __syncthreads, the wgmmas' rows of A those of warpgroup - 1.
+    // __syncthreads, their rows of A (the descriptors) and of C (the stores)
+    // those of warpgroup - 1.
     int stage = 0;  // tile t's
     for (int t = 0; t < tiles; ++t) {
         wait_for_tile(t);
