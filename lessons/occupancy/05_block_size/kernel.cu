@@ -26,7 +26,8 @@ void occupancy::step05_block_size(const unsigned* in, unsigned* out, std::size_t
     // The third launch parameter: dynamic shared memory per block.
     allow_dynamic_shared(reinterpret_cast<const void*>(&stream_block_size), shape.shared_bytes);
     // TODO(step 05): launch with shape.threads threads per block, and a grid
-    // for that block size (stream_blocks takes it), instead of kThreads.
+    // for that block size (stream_blocks takes it), instead of kThreads; then
+    // delete kThreads, which nothing uses any more (nvcc warns otherwise).
     stream_block_size<<<stream_blocks(n, kThreads, 1), kThreads, shape.shared_bytes, stream>>>(in, out, n);
     CUDA_CHECK_LAUNCH();
 }
