@@ -26,8 +26,7 @@ TEST_CASE("step 01 keeps its fragments in registers") {
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // will be in lessons/hgemm/01_wmma/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     hgemm::testing::check_speed({{1, "", hgemm::solution::step01_wmma, hgemm::solution::step01_wmma_attributes},
                                  {1, "", hgemm::step01_wmma, hgemm::step01_wmma_attributes}},
                                 "2048",

@@ -33,8 +33,7 @@ TEST_CASE("step 02 keeps its fragments and accumulators in registers") {
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // will be in lessons/hgemm/02_wmma_shared/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     hgemm::testing::check_speed(
         {{1, "", hgemm::step01_wmma, hgemm::step01_wmma_attributes},
          {2, "", hgemm::solution::step02_wmma_shared, hgemm::solution::step02_wmma_shared_attributes},

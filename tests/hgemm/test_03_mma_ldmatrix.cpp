@@ -29,8 +29,7 @@ TEST_CASE("step 03 keeps its fragments and accumulators in registers") {
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // will be in lessons/hgemm/03_mma_ldmatrix/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     hgemm::testing::check_speed(
         {{2, "", hgemm::step02_wmma_shared, hgemm::step02_wmma_shared_attributes},
          {3, "", hgemm::solution::step03_mma_ldmatrix, hgemm::solution::step03_mma_ldmatrix_attributes},

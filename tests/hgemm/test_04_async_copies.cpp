@@ -28,8 +28,7 @@ TEST_CASE("step 04 keeps its fragments and accumulators in registers") {
 
 TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // will be in lessons/hgemm/04_async_copies/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     hgemm::testing::check_speed(
         {{3, "", hgemm::step03_mma_ldmatrix, hgemm::step03_mma_ldmatrix_attributes},
          {4, "", hgemm::solution::step04_async_copies, hgemm::solution::step04_async_copies_attributes},

@@ -29,8 +29,7 @@ TEST_CASE("step 05 keeps its fragments and accumulators in registers") {
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // will be in lessons/hgemm/05_swizzled/README.md.
+    // The course's speed rule (tests/speed_rule.h).
     hgemm::testing::check_speed(
         {{4, "", hgemm::step04_async_copies, hgemm::step04_async_copies_attributes},
          {5, "", hgemm::solution::step05_swizzled, hgemm::solution::step05_swizzled_attributes},
