@@ -1,6 +1,6 @@
 // The host side of the hgemm track's Hopper steps (06 to 09), written once
 // for their launchers. Introduced by step 06 (lessons/hgemm/06_tma/README.md),
-// which reads tensor_map line by line:
+// whose student reads tensor_map's comments below, argument by argument:
 //
 //   require_hopper   steps 06-09: throws course::Error unless this GPU and
 //                    this build can run the step's kernel
