@@ -189,6 +189,11 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
     // packed and swizzled: element (row, col) of a tile is at
     // swizzled<kChunks>(row, col / 8) + col % 8.
     extern __shared__ __align__(128) unsigned char shared[];
+    // TODO(step 06): the stages start at the first 1024-byte boundary of
+    // `shared` (the swizzle's period; kSharedBytes's extra 1024 bytes make
+    // the room): As = shared + (1024 - shared_address(shared) % 1024), or
+    // shared itself where that remainder is 0. Beside them, the stages'
+    // mbarriers: __shared__ __align__(8) std::uint64_t full[kStages].
     __half* const As = reinterpret_cast<__half*>(shared);
     __half* const Bs = As + T::kStages * T::kStageAHalves;
 
