@@ -82,8 +82,13 @@ Each figure must be one of:
    as the README writes it now (the export's first line): one measured with a command since
    changed, or for a command the README no longer has, fails.
 
-Not checked: the ## Grading sections and the tables tests/check-grading writes between its
-markers (their figures are the grading runs', measured by tests/check-grading), numbers
+A figure equal to a threshold of tests/speed_rule.h (`inline constexpr double ... = 0.85;`) is
+the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast").
+
+Grading sections are checked like the rest: a race figure typed from a run fails (a text names
+the command that measures it, tests/check-grading). Not checked: the tables tests/check-grading
+--starters --write-readmes writes between its `<!-- starters-table: begin ... -->` and
+`<!-- starters-table: end -->` markers (written from its grading log), numbers
 without a decimal point (counts such as 1,876,241, whole percentages) outside a table of
 exports and the counts of an Nsight Compute section above, and versions (CUDA 13.0).
 
@@ -116,9 +121,16 @@ EXPORT = re.compile(r"^([a-z0-9]+)-(\d\d)(?:-\d+)?\.csv$")
 LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 
 
-# Sections whose figures come from elsewhere than slides/data/: a lesson's grading section
-# (its race figures are the grading runs', which tests/check-grading measures and writes).
-NOT_CHECKED_SECTIONS = {"Grading"}
+# The grading rule's thresholds (tests/speed_rule.h: `inline constexpr double kName = 0.85;`): a
+# rule, not a measurement, so a text may state them anywhere ("at least 0.85x as fast").
+RULE_CONSTANT = re.compile(r"^\s*inline\s+constexpr\s+double\s+(\w+)\s*=\s*(\d+\.\d+)\s*;", re.M)
+
+
+def rule_constants():
+    """The thresholds tests/speed_rule.h defines, as the strings a text writes them ("0.85")."""
+    header = ROOT / "tests" / "speed_rule.h"
+    return {value for _, value in RULE_CONSTANT.findall(header.read_text())} if header.exists() else set()
+
 # A lesson README's section of Nsight Compute commands (slides/data/ncu_commands.py reads them there)
 NCU_SECTION = "See it in Nsight Compute"
 # A count with thousands separators: 58,720,256
@@ -743,7 +755,8 @@ def main():
     listed = load_list()
     problems = []
     exports = load_exports(problems)
-    counts = {"report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0}
+    rules = rule_constants()
+    counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -780,7 +793,7 @@ def main():
                 generated = True
             if line.startswith("<!-- starters-table: end"):
                 generated = False
-            if section in NOT_CHECKED_SECTIONS or generated:
+            if generated:
                 continue
             story = NARRATION.search(line)
             if story:
@@ -811,6 +824,9 @@ def main():
                                            LIST.name, line.strip()[:140]))
             asides = aside_gpus(line)
             for token, position in figures_at(line):
+                if token in rules:
+                    counts["rule"] += 1
+                    continue
                 decimals = len(token.split(".")[1])
                 gpu = cell_gpus[index](cell_at(line, position)) if index in cell_gpus else None
                 aside = next((g for a, b, g in asides if a <= position < b), None)
@@ -893,9 +909,9 @@ def main():
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
-          "column, or a parenthesis \"(H100: ...)\", names; %d problem(s)"
+          "column, or a parenthesis \"(H100: ...)\", names, %d thresholds of tests/speed_rule.h; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
-             counts["listed"], counts["ncu table"], counts["one GPU"], len(problems)))
+             counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], len(problems)))
     return 1 if problems else 0
 
 

@@ -10,7 +10,8 @@ holds passes, a planted wrong one fails, an `ncu` entry an export now holds is r
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
 whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
 table's row or column that names a GPU takes its figures from that GPU's reports alone, and
-its row of one step that step's values; so does a parenthesis "(H100: ...)".
+its row of one step that step's values; so does a parenthesis "(H100: ...)"; a race figure in a
+Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h.
 """
 
 import importlib.util
@@ -53,14 +54,16 @@ the wide one 16.0 sectors per request at 86.0%, 1.26x faster.
 
 class CheckFigures(unittest.TestCase):
     def course(self, dram="68.1", listed=(), exports=True, gpu="", readme_edit=("", ""), prune=False, extra="",
-               report=None):
+               report=None, speed_rule=None):
         """A scratch course; returns (exit status, output) of check_figures.py on it. `extra` is added
         to the lesson's Nsight Compute section; `report`, a time, is written as the one row of a
-        report slides/data/h100/demo.json."""
+        report slides/data/h100/demo.json; `speed_rule`, the text of tests/speed_rule.h."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
         (root / "lessons" / "demo" / "01_first").mkdir(parents=True)
         (root / "tests").mkdir()
+        if speed_rule is not None:
+            (root / "tests" / "speed_rule.h").write_text(speed_rule)
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
         (root / "lessons" / "demo" / "01_first" / "README.md").write_text(
@@ -80,6 +83,35 @@ class CheckFigures(unittest.TestCase):
                              capture_output=True, text=True)
         self.list_after = (root / "tests" / "figures_not_in_reports.txt").read_text().strip()
         return run.returncode, run.stdout + run.stderr
+
+    # A lesson's Grading section, checked like the rest of its README: a race figure typed from a
+    # run fails; the starters table tests/check-grading writes between its markers is left alone;
+    # a threshold of tests/speed_rule.h is the rule, not a measurement.
+    GRADING = "\n## Grading\n\nYour kernel must run at least 0.85x as fast as the reference solution.\n"
+    RULE = "inline constexpr double kMinimumFractionOfReference = 0.85;\ninline constexpr int kSpeedAttempts = 3;\n"
+    STARTERS = ("<!-- starters-table: begin (written by tests/check-grading --starters --write-readmes) -->\n"
+                "| step | the untouched starter fails |\n| --- | --- |\n| 01 | the speed rule (0.455x) |\n"
+                "<!-- starters-table: end -->\n")
+
+    def test_a_race_figure_in_a_grading_section_fails(self):
+        status, out = self.course(speed_rule=self.RULE,
+                                  extra=self.GRADING + "\nThe untouched starter ran at 0.455x, the solution at 0.993x.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:19: 0.455 is in no report", out)
+        self.assertIn("README.md:19: 0.993 is in no report", out)
+
+    def test_a_race_figure_in_the_starters_table_passes(self):
+        status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 thresholds of tests/speed_rule.h; 0 problem(s)", out)
+
+    def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_rule_h(self):
+        status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
+        self.assertEqual(status, 0, out)
+        # without the header's constant, the same 0.85 is a figure no report holds
+        status, out = self.course(extra=self.GRADING)
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.85 is in no report", out)
 
     def test_figures_held_by_an_export_pass(self):
         status, out = self.course()
