@@ -160,7 +160,6 @@ gpu_name="$gpu_name; $(ncu --version | tail -n 1)"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/profile-$gpu.XXXXXX")
 echo "$(commands count "$@"); scratch folder $scratch"
 start=$(date +%s)
-failed=0
 stopped=()   # lessons the budget left out
 broken=()    # lessons with a command that failed
 while IFS=$'\t' read -r name quoted; do
@@ -195,13 +194,11 @@ while IFS=$'\t' read -r name quoted; do
     if [ $status -ne 0 ]; then
         echo "$gpu/ncu/$name: ncu exited $status ($(tail -c 300 "$scratch/$name.out"))" >&2
         broken+=("$lesson")
-        failed=1
         continue
     fi
     if ! commands export "$name" "$scratch/$name.log" "$scratch/$name.csv" "$gpu_name" 2>"$scratch/$name.err"; then
         echo "$gpu/ncu/$name: $(cat "$scratch/$name.err")" >&2
         broken+=("$lesson")
-        failed=1
         continue
     fi
     rows=$(grep -c '^"[0-9]' "$scratch/$name.csv" || true)
@@ -231,7 +228,7 @@ for lesson in $lessons; do
     done
 done
 echo "slides/data/$gpu/ncu/: $replaced export(s) written in $(($(date +%s) - start))s"
-if [ $failed -ne 0 ]; then
+if [ ${#broken[@]} -gt 0 ]; then
     echo "$0: not every export is complete and checked: the exports of ${broken[*]} are as committed" \
         "(the other lessons' are written); this run's logs and errors are in $scratch" >&2
     exit 1
