@@ -12,12 +12,18 @@
 # The build folder itself is not changed: its own course-ladders keeps the
 # default configuration.
 #
+# A candidate may name more defines after its six numbers, NAME=VALUE each,
+# passed as -DNAME=VALUE. HGEMM05_LEAN=1 compiles
+# solutions/hgemm/05_swizzled/lean.cu in kernel.cu's place: the same kernel
+# with its address arithmetic out of the main loop, on whole tiles (the
+# sizes here), and kernel.cu's kernel everywhere else.
+#
 # Usage: tests/hgemm/sweep-tiles.sh [BUILD_DIR [SIZE...]]
 #   BUILD_DIR  a configured build (default build-gpu, as .ci/gpu-check makes it)
 #   SIZE       --size values (default 4096 8192)
 #   REPS       environment: --reps for each ladder (default 20)
 #   CANDIDATES environment: the candidates, one "BM BN BK WARPS_M WARPS_N
-#              STAGES" per line (default: the list below)
+#              STAGES [NAME=VALUE...]" per line (default: the list below)
 #
 # The table: per candidate and size, step 05's median time, its TFLOP/s, its
 # fraction of cuBLAS's speed in the same ladder (cuBLAS time / step 05 time),
@@ -35,15 +41,15 @@ sizes=("$@")
 if [ ${#sizes[@]} -eq 0 ]; then sizes=(4096 8192); fi
 reps=${REPS:-20}
 
-# BM BN BK WARPS_M WARPS_N STAGES. The first is the solution's default. Every
-# one has 64 x 64 warp tiles (the grading test's rule for step 05).
+# BM BN BK WARPS_M WARPS_N STAGES [NAME=VALUE...]. The first is the
+# solution's default; the others are lean.cu's kernel at the same tiles, with
+# 3 and 5 stages, and at 256 x 128. Every one has 64 x 64 warp tiles (the
+# grading test's rule for step 05).
 default_candidates="128 256 32 2 4 4
-128 256 32 2 4 3
-128 256 32 2 4 5
-256 128 32 4 2 4
-128 256 64 2 4 3
-128 128 32 2 2 4
-128 128 64 2 2 3"
+128 256 32 2 4 4 HGEMM05_LEAN=1
+128 256 32 2 4 3 HGEMM05_LEAN=1
+128 256 32 2 4 5 HGEMM05_LEAN=1
+256 128 32 4 2 4 HGEMM05_LEAN=1"
 candidates=${CANDIDATES:-$default_candidates}
 
 # shellcheck source=tests/sweep-rebuild.sh
@@ -56,7 +62,7 @@ results="$work/results.tsv"
 : > "$results"
 
 n=0
-while read -r bm bn bk wm wn stages <&3; do
+while read -r bm bn bk wm wn stages extra <&3; do
     [ -z "${bm:-}" ] && continue
     n=$((n + 1))
     name="${bm}x${bn}x${bk}, ${wm}x${wn} warps, ${stages} stages"
@@ -64,16 +70,44 @@ while read -r bm bn bk wm wn stages <&3; do
     mkdir -p "$dir"
     defines="-DHGEMM05_BM=$bm -DHGEMM05_BN=$bn -DHGEMM05_BK=$bk -DHGEMM05_WARPS_M=$wm -DHGEMM05_WARPS_N=$wn"
     defines+=" -DHGEMM05_STAGES=$stages"
+    other=""
+    for define in ${extra:-}; do
+        if ! [[ $define =~ ^[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.+-]*$ ]]; then
+            echo "sweep-tiles: \"$define\" (candidate $n) is not NAME=VALUE" >&2
+            exit 2
+        fi
+        defines+=" -D$define"
+        name+=", $define"
+        if [[ $define =~ ^HGEMM05_LEAN=0*[1-9] ]]; then other=solutions/hgemm/05_swizzled/lean.cu; fi
+    done
     echo "== $name" >&2
     status=0
-    sweep_build "$dir" "$defines" || status=$?
+    sweep_build "$dir" "$defines" "$other" || status=$?
     if [ $status -eq 1 ]; then
         grep -m 3 -i "error" "$dir/compile.log" >&2 || true
         printf '%s\t%s\t%s\n' "$name" "-" "does not compile" >> "$results"
         continue
     fi
-    ptxas=$(grep -o 'Used [0-9]* registers' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
-    spills=$(grep -o '[0-9]* bytes spill stores' "$dir/compile.log" | sort -u | tr '\n' ' ' || true)
+    # ptxas's registers and spill stores, per kernel of the file (with
+    # HGEMM05_LEAN=1, kernel.cu's and lean.cu's).
+    ptxas=$(python3 - "$dir/compile.log" << 'EOF'
+import re, sys
+out, name, spill = [], None, "?"
+for line in open(sys.argv[1]):
+    m = re.search(r"Compiling entry function '.*?(hgemm_\w+?)INS_8PipelineILi(\d+)ELi(\d+)E", line)
+    if m:
+        name = "%s<%s,%s>" % m.groups()
+        continue
+    m = re.search(r"(\d+) bytes spill stores", line)
+    if m:
+        spill = m.group(1)
+    m = re.search(r"Used (\d+) registers", line)
+    if m and name:
+        out.append("%s %s regs %s B spilled" % (name, m.group(1), spill))
+        name, spill = None, "?"
+print("; ".join(out) or "?")
+EOF
+)
     if [ $status -eq 2 ]; then
         tail -n 3 "$dir/link.log" >&2
         printf '%s\t%s\t%s\n' "$name" "-" "does not link" >> "$results"
@@ -86,9 +120,9 @@ while read -r bm bn bk wm wn stages <&3; do
             printf '%s\t%s\t%s\n' "$name" "$size" "failed: $(tail -n 1 "$dir/$size.err")" >> "$results"
             continue
         fi
-        python3 - "$dir/$size.json" "$name" "$size" "$ptxas" "$spills" >> "$results" << 'EOF'
+        python3 - "$dir/$size.json" "$name" "$size" "$ptxas" >> "$results" << 'EOF'
 import json, sys
-path, name, size, ptxas, spills = sys.argv[1:6]
+path, name, size, ptxas = sys.argv[1:5]
 ladder = json.load(open(path))["ladders"][0]
 rows = {r["step"]: r for r in ladder["rungs"]}
 mine, ref = rows["05"], rows.get("ref")
@@ -97,7 +131,7 @@ extra = mine.get("extra", {})
 print("\t".join([name, size, "%.4f ms" % mine["median_ms"], "%.1f TFLOP/s" % (mine["throughput"] / 1e3),
                  vs + " cuBLAS", "%s regs" % extra.get("regs", "?"), extra.get("smem/block", "?"),
                  "check ok" if mine["check_ok"] else "CHECK FAILED: " + mine["check"],
-                 "ptxas: " + ptxas.strip() + ", " + (spills.strip() or "?")]))
+                 "ptxas: " + ptxas.strip()]))
 EOF
     done
 done 3<<< "$candidates"
