@@ -36,7 +36,11 @@ TEST_CASE("step 10 is exact with a scale that is not a power of two") {
     }
 }
 
-TEST_CASE("step 10 keeps its rows in registers: no shared memory, 16x2 pixels per thread") {
+// What this checks is the shape of the work, not where the rows live: no count
+// of registers or spills separates a kernel that keeps its rows in registers
+// from one that does not (the reference solution spills some with its 64
+// registers), so the name says only what is checked.
+TEST_CASE("step 10 uses no shared memory and launches 16x2 pixels per thread") {
     Problem problem(test_image(2048, 2048, 3));
     const course::LaunchRecord record = course::record_launches(problem.run(kStep.launch, problem.params()).launch);
     REQUIRE(record.kernels.size() == 1);
