@@ -12,10 +12,12 @@
 // at every 16-term step, and its tensor pipe is busy a smaller fraction of
 // the time than step 06's, which has the same mma.sync and ldmatrix and
 // copies with the TMA (Nsight Compute: slides/data/h100/ncu/hgemm-05-2.csv,
-// hgemm-06-2.csv): the issue of that address arithmetic is the suspect. Here
-// each thread works out its copies' places and its ldmatrix addresses once,
-// before the main loop; in the loop another stage or another 16 rows is an
-// added constant, and a copy's source a pointer moved on by one tile.
+// hgemm-06-2.csv). Here each thread works out its copies' places and its
+// ldmatrix addresses once, before the main loop; in the loop another stage or
+// another 16 rows is an added constant, and a copy's source a pointer moved
+// on by one tile. Nothing else differs, and this kernel runs much faster
+// (slides/data/h100/hgemm-sweep-tiles.txt): that address arithmetic is most
+// of what step 05 loses to step 06.
 #ifndef HGEMM05_LEAN
 #define HGEMM05_LEAN 0
 #endif
