@@ -46,6 +46,10 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
          says so ("done for you: ...").
     Every starter must also hold a TODO(step NN) marker, and no marker of another step.
 
+ 4. Length. A lesson README is read in about ten minutes: at most LESSON_README_LINES (150)
+    lines; a track README at most TRACK_README_LINES (250). Tables for both GPUs and both sizes
+    belong in the track README or its generated MEASURED.md, long analyses in the track's NOTES.md.
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -61,6 +65,8 @@ import shlex
 import sys
 
 CODE_LINES = 3   # code lines after a TODO block that the TODO may describe (rule 3d)
+LESSON_README_LINES = 150   # rule 4
+TRACK_README_LINES = 250
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
 
@@ -401,6 +407,11 @@ def main():
 
             # 2. regexes of the lesson README
             readme = lesson + "/README.md"
+            readme_lines = read(readme).count("\n") if os.path.exists(os.path.join(ROOT, readme)) else 0
+            if readme_lines > LESSON_README_LINES:
+                problems.append("%s: %d lines, more than the %d a lesson README may have (rule 4: move tables to "
+                                "the track README or MEASURED.md, analyses to NOTES.md)" % (
+                                    readme, readme_lines, LESSON_README_LINES))
             rx = regexes(readme) if os.path.exists(os.path.join(ROOT, readme)) else []
             own = 0
             for pattern, line in rx:
@@ -473,6 +484,13 @@ def main():
         if rx_track not in track_steps:
             track_problems.append("%s:%d: regex %s profiles track %s, which has no lessons" % (
                 gpu_path, line, pattern, rx_track))
+    for track in track_steps:
+        readme = "lessons/%s/README.md" % track
+        if os.path.exists(os.path.join(ROOT, readme)):
+            count = read(readme).count("\n")
+            if count > TRACK_README_LINES:
+                track_problems.append("%s: %d lines, more than the %d a track README may have (rule 4)" % (
+                    readme, count, TRACK_README_LINES))
     list_problems = check_lists(track_steps)
     track_problems += list_problems
     for p in track_problems:
