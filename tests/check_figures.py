@@ -60,6 +60,14 @@ Each figure must be one of:
    README's "See it in Nsight Compute" section that names no report, once the lesson has
    exports for the GPUs the section names, a figure is looked for in the exports alone (a
    report value that matches an ncu figure by chance does not count).
+   In a track's texts (not a lesson README), one GPU's parenthesis beside the other GPU's
+   Nsight Compute figure, "tensor pipe active 42.73% of cycles (H200: 43.46%)", quotes the same
+   value: the parenthesis's k-th figure (of n) pairs with the k-th of the n figures said before
+   it in its paragraph or list item, outside that GPU's parentheses ("62.63% ... 30.32% (H200:
+   50.13% and 22.17%)", "(H100: 6.04%; H200: 6.11%)"), and where the other GPU's figure is an
+   export's value, this one must be its GPU's export's value of the same lesson, metric and
+   kernel row (or scale, or ratio of the same two rows): the other GPU's own figure, or another
+   kernel's or metric's that matches by chance, fails.
    **A table of exports** is checked more strictly, whole numbers included: a table whose header
    names an export in each of its value columns (`h100/ncu/occupancy-03.csv`, as a link or not)
    and whose every row names one metric of them in backticks in its first cell
@@ -73,7 +81,13 @@ Each figure must be one of:
    (the talk's, the slides', the post's), computed (a bound, a count from the code), ncu (an
    Nsight Compute count or a --profile column, no export committed yet) or example. An entry
    that no longer appears in its file, or appears only where a report or an export holds it,
-   fails the check too, so the list stays the list of what is unchecked. Once exports are
+   fails the check too, so the list stays the list of what is unchecked (`--prune` removes it).
+   An entry is that only where every occurrence passes on its own merits: a figure listed as
+   `ncu` (but for a --profile column) is never a report's value, and in a track's texts, checked
+   against all the track's exports, only an export of a lesson its paragraph or list item names
+   (step 05, 05_fused/, `pipeline-05`, a kernel in backticks that it profiles), or the same
+   metric beside the other GPU's figure (above), makes its entry unneeded: one that matches
+   another lesson's value by chance keeps it. Once exports are
    committed for a lesson (for a track's texts: for the track), of the GPU its section names
    if it names one, an `ncu` entry there whose
    figure no export holds fails: the text is corrected from the export (an entry whose why
@@ -291,35 +305,61 @@ def per(name, names):
 
 
 class Export:
-    """One lesson's Nsight Compute exports on one GPU: every value a text may quote from them."""
+    """One lesson's Nsight Compute exports on one GPU: every value a text may quote from them,
+    each also kept with what it is (its key: the metric, and which kernel row, scale, or ratio of
+    two rows), so that the other GPU's figure of the same metric can be found (keys_of, of_keys)."""
 
     def __init__(self, gpu, track, step, paths, read_export):
         self.gpu, self.track, self.step = gpu, track, step
         self.paths = paths
-        values = []
+        keyed = []  # (value, key)
         by_metric = {}
         for path in paths:
             _, columns = read_export(path)
             names = {name: (unit, rows) for name, unit, rows in columns}
             for name, unit, rows in columns:
-                by_metric.setdefault(name, []).extend(rows)
-                for v in rows:
-                    values.append(v)
-                    values += [v * f for f in UNIT_SCALES.get(unit, [])]
+                by_metric.setdefault(name, []).extend(((path.name, r), v) for r, v in enumerate(rows))
+                for r, v in enumerate(rows):
+                    row = (path.name, r)
+                    keyed.append((v, (name, row, 1.0)))
+                    keyed += [(v * f, (name, row, f)) for f in UNIT_SCALES.get(unit, [])]
                     if unit != "%" and unit not in UNIT_SCALES or unit in ("byte", "B"):
-                        values += [v * f for f in COUNT_SCALES]
+                        keyed += [(v * f, (name, row, "count", f)) for f in COUNT_SCALES]
                 for other in per(name, names):
-                    for a, b in zip(rows, names[other][1]):
+                    for r, (a, b) in enumerate(zip(rows, names[other][1])):
                         if b:
-                            values.append(a / b)
+                            keyed.append((a / b, (name, (path.name, r), "per", other)))
         # Ratios of one metric between the kernels the lesson profiles ("4.0x the sectors"), also as
         # a percentage.
-        for rows in by_metric.values():
-            for i, a in enumerate(rows):
-                for j, b in enumerate(rows):
+        for name, rows in by_metric.items():
+            for i, a in rows:
+                for j, b in rows:
                     if b and i != j:
-                        values += [a / b, 100.0 * a / b]
-        self.values = sorted(v for v in values if math.isfinite(v))
+                        keyed += [(a / b, (name, i, "over", j)), (100.0 * a / b, (name, i, "over", j, "%"))]
+        self.keyed = sorted(((v, k) for v, k in keyed if math.isfinite(v)), key=lambda vk: vk[0])
+        self.values = [v for v, _ in self.keyed]
+
+    def keys_of(self, shown, decimals):
+        """The keys of the values that round to the figure as shown."""
+        import bisect
+
+        tolerance = 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
+        i = bisect.bisect_left(self.values, shown - tolerance)
+        keys = set()
+        while i < len(self.values) and self.values[i] <= shown + tolerance:
+            keys.add(self.keyed[i][1])
+            i += 1
+        return keys
+
+    def profiles(self, kernel):
+        """Whether one of the exports profiled that kernel (its name in a kernel row or a regex)."""
+        if not hasattr(self, "text"):
+            self.text = "\n".join(p.read_text() for p in self.paths)
+        return re.search(r"\b%s\b" % re.escape(kernel), self.text) is not None
+
+    def of_keys(self, keys):
+        """The values of those keys."""
+        return sorted(v for v, k in self.keyed if k in keys)
 
 
 def load_exports(problems):
@@ -698,6 +738,65 @@ def paragraph_of(lines):
     return result
 
 
+def unit_of(lines, index):
+    """The first line of the paragraph, list item or table row that holds line `index`: what a
+    figure is said beside ("DRAM at 62.63% ... (H200: 50.13%)" may span two lines)."""
+    start = index
+    while (start > 0 and not re.match(r"\s*([-*|#]|\d+\.|```)", lines[start]) and lines[start - 1].strip()
+           and not lines[start - 1].startswith(("#", "|", "```"))):
+        start -= 1
+    return start
+
+
+# The lessons a text names: "step 06", "steps 05 and 06", "lesson 03", 06_tma/, `hgemm-06`
+STEPS_NAMED = re.compile(r"\b(?:steps?|lessons?)\s+((?:\d\d(?:,\s*|\s+(?:and|to|or)\s+|-)?)+)", re.I)
+
+
+def lessons_named(text, track, exports):
+    """The (track, step) of each lesson a piece of text names, by number, folder, export name or
+    a kernel (in backticks) that its exports profile."""
+    steps = {n for m in STEPS_NAMED.finditer(text) for n in re.findall(r"\d\d", m.group(1))}
+    steps |= set(re.findall(r"\b(\d\d)_[a-z0-9_]+", text))
+    if track:
+        steps |= set(re.findall(r"\b%s-(\d\d)\b" % track, text))
+    named = {(track, n) for n in steps} if track else set()
+    for kernel in set(re.findall(r"`([A-Za-z_]\w*)`", text)):
+        named |= {(e.track, e.step) for e in exports if (track is None or e.track == track) and e.profiles(kernel)}
+    return named
+
+
+def beside_values(lines, index, position, gpu, track, exports, reported):
+    """For a figure of one GPU's parenthesis at `position` of line `index` ("(H200: 43.46%)"), the
+    export values it may be, from the other GPU's figure said beside it: of the figures before
+    it in its paragraph or list item, outside this GPU's parentheses, those a parenthesis of n
+    figures follows, the k-th for its k-th ("DRAM at 62.63% ... at 30.32% (H200: 50.13% and
+    22.17%)", "(H100: 6.04%; H200: 6.11%)"). The figure must be a value of this GPU's export of
+    the same lesson with the same metric (and kernel row, scale or ratio) as the other GPU's has
+    in its export. Returns (values, whether the other GPU's figure is a report's, by
+    `reported`), or None where it is no export's value (or where fewer figures precede)."""
+    other = {"h100": "h200", "h200": "h100"}[gpu]
+    before = []
+    for i in range(unit_of(lines, index), index + 1):
+        parts = aside_gpus(lines[i])
+        for token, at in figures_at(lines[i]):
+            if i == index and at >= position:
+                break
+            if not any(a <= at < b and g == gpu for a, b, g in parts):
+                before.append(token)
+    part = next((a, b) for a, b, g in aside_gpus(lines[index]) if a <= position < b)
+    ours = [at for _, at in figures_at(lines[index]) if part[0] <= at < part[1]]
+    if len(before) < len(ours):
+        return None
+    token = before[len(before) - len(ours) + ours.index(position)]
+    shown, decimals = float(token.replace(",", "")), len(token.split(".")[1])
+    keys = {(e.track, e.step): e.keys_of(shown, decimals) for e in exports
+            if e.gpu == other and (track is None or e.track == track)}
+    if not any(keys.values()):
+        return None
+    return sorted(v for e in exports if e.gpu == gpu and keys.get((e.track, e.step)) for v in e.of_keys(
+        keys[(e.track, e.step)])), reported(shown, decimals)
+
+
 # A table row of one step of a ladder: its first cell is the step ("03"; not "ref" or "copy",
 # whose rows may show the steps' share of them)
 STEP_CELL = re.compile(r"^\**(\d\d)\**$")
@@ -845,6 +944,18 @@ def main():
                     ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
                 exported_only = (section == NCU_SECTION and named is None and LESSON_README.match(rel)
                                  and ncu_scopes[gpus] is not None)
+                # In a track's text (not a lesson's, whose exports are its own lesson's), one GPU's
+                # parenthesis beside the other GPU's Nsight Compute figure quotes the same metric of
+                # the same lesson's export: "tensor pipe active 42.73% (H200: 43.46%)"; the other
+                # GPU's 42.73% there, or a value of another metric or lesson, fails. It is a report's
+                # value only if a figure beside it is one.
+                beside = None
+                if aside and not LESSON_README.match(rel):
+                    other = {"h100": "h200", "h200": "h100"}[aside]
+                    other_named = named_reports(paragraphs[index], reports, other)
+                    beside = beside_values(lines, index, position, aside, track, exports, lambda v, d: matches(
+                        v, d, values_of[other]) or (other_named is not None and matches(v, d, other_named)))
+                    exported_only = exported_only or (beside is not None and not beside[1])
                 # A row of one step in a table of one GPU's figures shows that step's values
                 step = STEP_CELL.match(cells(line)[0]) if gpu is not None else None
                 if step:
@@ -854,6 +965,11 @@ def main():
                             r for r in scope if r.gpu == gpu]
                         step_rows[key] = step_row_values(candidates, step.group(1))
                     step = step if step_rows[key] else None
+                # A figure listed as an Nsight Compute one is no report's value (one that a report
+                # holds by chance does not make its entry unneeded)
+                entry = listed.get((rel, token))
+                listed_ncu = entry is not None and entry[1].startswith("ncu") and "--profile" not in entry[1]
+                exported_only = exported_only or listed_ncu
                 if step and not exported_only:
                     if matches(shown, decimals, step_rows[key]):
                         counts["report"] += 1
@@ -866,12 +982,25 @@ def main():
                     counts["one GPU"] += gpu is not None
                     continue
                 entry = listed.get((rel, token))
-                ncu_values = ncu_scopes[gpus]
+                ncu_values = ncu_scopes[gpus] if beside is None else beside[0]
                 # An Nsight Compute figure (or one not listed) may come from the committed ncu
                 # exports of the text's lesson or track; one listed for another reason is not
                 # looked for there (a cited figure that an export matches by chance stays cited).
                 from_ncu = entry is None or entry[1].startswith("ncu")
-                if from_ncu and ncu_values is not None and matches(shown, decimals, ncu_values):
+                held = from_ncu and ncu_values is not None and matches(shown, decimals, ncu_values)
+                if held and listed_ncu and not LESSON_README.match(rel) and beside is None:
+                    # A track's text is checked against all the track's exports, where a figure
+                    # may match another lesson's value or another metric's by chance: its entry
+                    # is unneeded only where an export of a lesson its paragraph names holds it
+                    # (step 05, 05_fused/, `pipeline-05`, a kernel `fused_v5` they profile).
+                    named_lessons = lessons_named("\n".join(lines[unit_of(lines, index): index + 1]), track, exports)
+                    held = matches(shown, decimals, sorted(v for e in exports if (e.track, e.step) in named_lessons
+                                                           and (not gpus or e.gpu in gpus) for v in e.values))
+                    if not held:
+                        entry[2] += 1
+                        counts["listed"] += 1
+                        continue
+                if held:
                     counts["ncu export"] += 1
                     continue
                 if entry is not None:

@@ -10,7 +10,9 @@ holds passes, a planted wrong one fails, an `ncu` entry an export now holds is r
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
 whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
 table's row or column that names a GPU takes its figures from that GPU's reports alone, and
-its row of one step that step's values; so does a parenthesis "(H100: ...)"; a race figure in a
+its row of one step that step's values; so does a parenthesis "(H100: ...)", and in a track's
+text it quotes the same metric as the other GPU's figure beside it; an `ncu` entry of a track's
+text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
 Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h.
 """
 
@@ -347,6 +349,67 @@ class GpuTables(unittest.TestCase):
         self.assertEqual(status, 0, out)
         status, out = self.course(talk.replace("| H200 | 0.2300 |", "| H200 | 0.2694 |"))
         self.assertEqual(status, 1, out)
+
+
+class TrackTexts(unittest.TestCase):
+    """A track's text quotes the exports of all its lessons, where a figure may match another
+    kernel's or another metric's value by chance: one GPU's parenthesis beside the other GPU's
+    figure is checked against the same metric's value, and an `ncu` entry is unneeded only where
+    an export of a lesson its paragraph names holds the figure."""
+
+    def course(self, text, listed=(), prune=False):
+        """A scratch course: the lesson of CheckFigures with its exports on both GPUs (the H200's
+        naive copy at 72.40% of DRAM's peak and its wide copy at 68.13%, the H100's naive copy's
+        figure), `text` as the track's README; returns (exit status, output, the list after)."""
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        (root / "lessons" / "demo" / "01_first").mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n\n" + text)
+        (root / "lessons" / "demo" / "01_first" / "README.md").write_text(
+            LESSON.replace("{dram}", "68.1").replace("{gpu}", ""))
+        (root / "tests" / "figures_not_in_reports.txt").write_text(
+            "".join("lessons/demo/README.md | %s | %s\n" % entry for entry in listed))
+        for gpu, edits in (("h100", {}), ("h200", {"demo-01-1.csv": ('"68.13"', '"72.40"'),
+                                                  "demo-01-2.csv": ('"86.02"', '"68.13"')})):
+            (root / "slides" / "data" / gpu / "ncu").mkdir(parents=True)
+            for csv in DATA.glob("demo-01-*.csv"):
+                (root / "slides" / "data" / gpu / "ncu" / csv.name).write_text(
+                    csv.read_text().replace(*edits.get(csv.name, ("", ""))))
+        run = subprocess.run([sys.executable, str(CHECK)] + (["--prune"] if prune else []) + [str(root)],
+                             capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr, (root / "tests" / "figures_not_in_reports.txt").read_text()
+
+    def test_a_parenthesis_beside_the_other_gpus_figure_is_the_same_metric(self):
+        text = "On the H100, step 01's naive copy keeps DRAM at 68.13% of its peak (H200: 72.40%).\n"
+        status, out, _ = self.course(text)
+        self.assertEqual(status, 0, out)
+        # the H100's figure copied into the H200's parenthesis: an H200 export holds 68.13%, but as
+        # the wide copy's; the naive copy's is 72.40%
+        status, out, _ = self.course(text.replace("(H200: 72.40%)", "(H200: 68.13%)"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("lessons/demo/README.md:3: 68.13 is in no report of slides/data/h200/demo*.json (its "
+                      "parenthesis names the H200) nor in its ncu exports", out)
+        # a part of a parenthesis after a semicolon pairs with the other GPU's part before it
+        text = "Step 01's naive copy keeps DRAM busy (H100: 68.13%; H200: 72.40%).\n"
+        self.assertEqual(self.course(text)[0], 0)
+        self.assertEqual(self.course(text.replace("H200: 72.40%", "H200: 68.13%"))[0], 1)
+
+    def test_an_ncu_entry_is_unneeded_only_where_its_lessons_export_holds_it(self):
+        entry = [("16.0", "ncu: an Nsight Compute figure; no committed export")]
+        # step 01's export holds 16.0 sectors per request (the wide copy's): the entry goes
+        status, out, after = self.course("Step 01's wide copy reads 16.0 sectors per request.\n", entry, prune=True)
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 entries removed", out)
+        self.assertEqual(after.strip(), "")
+        # a paragraph about step 02, which has no export: 16.0 matches step 01's only by chance,
+        # so its entry stays, and stays needed
+        text = "Step 02's copy reads 16.0 sectors per request.\n"
+        status, out, after = self.course(text, entry, prune=True)
+        self.assertEqual(status, 0, out)
+        self.assertNotIn("removed", out)
+        self.assertIn("lessons/demo/README.md | 16.0 |", after)
 
 
 class Commands(unittest.TestCase):
