@@ -696,14 +696,16 @@ def table_gpus(lines):
 
 
 # A parenthesis of the other GPU's figures beside this one's: "(H100: 2.81x, 106.9%)", "(H100:
-# SM 64.3%, DRAM 50.4%; H200: SM 66.4%, DRAM 33.9%)"
-GPU_ASIDE = re.compile(r"\((H100|H200)\b[^():;]{0,20}:[^()]*\)")
+# SM 64.3%, DRAM 50.4%; H200: SM 66.4%, DRAM 33.9%)", or one whose part after a semicolon begins
+# with a GPU's name and a colon: "(H100, Nsight Compute; H200: 17.4% and 17.6%)"
+GPU_ASIDE = re.compile(r"\((?:[^()]*;)?\s*(H100|H200)\b[^():;]{0,20}:[^()]*\)")
 GPU_PART = re.compile(r"^\s*(H100|H200)\b[^():;]{0,20}:")
 
 
 def aside_gpus(line):
     """(start, end, gpu) of each part of a line whose figures are one GPU's: a parenthesis that
-    begins with the GPU's name and a colon ("(H100: 2.81x, 106.9%)"), up to a semicolon; a part
+    begins with the GPU's name and a colon ("(H100: 2.81x, 106.9%)"), up to a semicolon (or whose
+    part after a semicolon does: "(H100, Nsight Compute; H200: 17.4%)"); a part
     after a semicolon that begins with a GPU's name and a colon is that GPU's ("; H200: SM
     66.4%"), any other part no GPU's."""
     parts = []

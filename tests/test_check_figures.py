@@ -395,6 +395,10 @@ class TrackTexts(unittest.TestCase):
         text = "Step 01's naive copy keeps DRAM busy (H100: 68.13%; H200: 72.40%).\n"
         self.assertEqual(self.course(text)[0], 0)
         self.assertEqual(self.course(text.replace("H200: 72.40%", "H200: 68.13%"))[0], 1)
+        # so does one after a semicolon of a parenthesis that does not begin with a GPU's figures
+        text = "Step 01's naive copy keeps DRAM at 68.13% of its peak (H100, Nsight Compute; H200: 72.40%).\n"
+        self.assertEqual(self.course(text)[0], 0)
+        self.assertEqual(self.course(text.replace("H200: 72.40%", "H200: 68.13%"))[0], 1)
 
     def test_an_ncu_entry_is_unneeded_only_where_its_lessons_export_holds_it(self):
         entry = [("16.0", "ncu: an Nsight Compute figure; no committed export")]
