@@ -43,7 +43,9 @@ Each figure must be one of:
    speedup over another row (the other's time over its own) and its throughput's share of
    another row's; a ratio of two other rows, which often matches a percentage by chance, fails.
    So does a parenthesis of one GPU's figures beside the other's, in prose or in a cell: "(H100:
-   2.81x, 106.9%)", up to a semicolon, "(H100: SM 64.3%; H200: SM 66.4%)" each GPU's part.
+   2.81x, 106.9%)", up to a semicolon, "(H100: SM 64.3%; H200: SM 66.4%)" each GPU's part
+   ("(H100, Nsight Compute; H200: 17.4%)": the H200's part), and a figure followed by its GPU
+   in parentheses, "49.02% (H100) and 50.25% (H200)".
    A ladder copied into a code block, as the program prints it, is checked more strictly: its
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
@@ -719,6 +721,16 @@ def aside_gpus(line):
     return parts
 
 
+# A figure followed by the GPU it is of: "49.02% of its peak (H100) and 50.25% (H200)"
+FIGURE_OF_GPU = re.compile(r"(?<![\w.^/-])\d[\d,]*\.\d+(?:%|x| ?ms| ?us)?\s*\((H100|H200)\)")
+
+
+def gpu_parts(line):
+    """(start, end, gpu) of each part of a line whose figures are one GPU's: a parenthesis of its
+    figures (aside_gpus), or a figure followed by its GPU's name in parentheses ("50.25% (H200)")."""
+    return aside_gpus(line) + [(m.start(), m.end(), "h" + m.group(1)[1:]) for m in FIGURE_OF_GPU.finditer(line)]
+
+
 def cell_at(line, position):
     """The index of a table row's cell that holds the character at position."""
     return line[:position].count("|") - line[:position].count("\\|") - 1
@@ -779,13 +791,13 @@ def beside_values(lines, index, position, gpu, track, exports, reported):
     other = {"h100": "h200", "h200": "h100"}[gpu]
     before = []
     for i in range(unit_of(lines, index), index + 1):
-        parts = aside_gpus(lines[i])
+        parts = gpu_parts(lines[i])
         for token, at in figures_at(lines[i]):
             if i == index and at >= position:
                 break
             if not any(a <= at < b and g == gpu for a, b, g in parts):
                 before.append(token)
-    part = next((a, b) for a, b, g in aside_gpus(lines[index]) if a <= position < b)
+    part = next((a, b) for a, b, g in gpu_parts(lines[index]) if a <= position < b)
     ours = [at for _, at in figures_at(lines[index]) if part[0] <= at < part[1]]
     if len(before) < len(ours):
         return None
@@ -923,7 +935,7 @@ def main():
                                         "this lesson (slides/data/*/ncu/%s*.csv), nor listed in %s as computed: %s"
                                         % (rel, index + 1, token, "-".join(LESSON_README.match(rel).groups()),
                                            LIST.name, line.strip()[:140]))
-            asides = aside_gpus(line)
+            asides = gpu_parts(line)
             for token, position in figures_at(line):
                 if token in rules:
                     counts["rule"] += 1

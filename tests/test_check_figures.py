@@ -395,6 +395,12 @@ class TrackTexts(unittest.TestCase):
         text = "Step 01's naive copy keeps DRAM busy (H100: 68.13%; H200: 72.40%).\n"
         self.assertEqual(self.course(text)[0], 0)
         self.assertEqual(self.course(text.replace("H200: 72.40%", "H200: 68.13%"))[0], 1)
+        # and a figure followed by its GPU's name
+        text = "Step 01's naive copy keeps DRAM at 68.13% (H100) and 72.40% (H200) of its peak.\n"
+        self.assertEqual(self.course(text)[0], 0)
+        status, out, _ = self.course(text.replace("72.40% (H200)", "68.13% (H200)"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("68.13 is in no report of slides/data/h200/demo*.json", out)
         # so does one after a semicolon of a parenthesis that does not begin with a GPU's figures
         text = "Step 01's naive copy keeps DRAM at 68.13% of its peak (H100, Nsight Compute; H200: 72.40%).\n"
         self.assertEqual(self.course(text)[0], 0)
