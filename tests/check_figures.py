@@ -118,6 +118,7 @@ mistake. Fix the text from the report, or, if the figure is not a measurement, a
 the list with its reason.
 """
 
+import bisect
 import importlib.util
 import json
 import math
@@ -261,15 +262,17 @@ class Report:
         return values
 
 
-def matches(shown, decimals, values):
-    """Whether some value rounds to the figure as shown (half a unit of its last digit)."""
+def rounding_to(shown, decimals, values):
+    """The slice (start, stop) of the sorted `values` that round to the figure as shown (within
+    half a unit of its last digit)."""
     tolerance = 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
-    lo, hi = shown - tolerance, shown + tolerance
-    # values is sorted: binary search for the first value >= lo
-    import bisect
+    return bisect.bisect_left(values, shown - tolerance), bisect.bisect_right(values, shown + tolerance)
 
-    i = bisect.bisect_left(values, lo)
-    return i < len(values) and values[i] <= hi
+
+def matches(shown, decimals, values):
+    """Whether some value rounds to the figure as shown."""
+    start, stop = rounding_to(shown, decimals, values)
+    return start < stop
 
 
 def load_reports():
@@ -343,15 +346,8 @@ class Export:
 
     def keys_of(self, shown, decimals):
         """The keys of the values that round to the figure as shown."""
-        import bisect
-
-        tolerance = 0.5 * 10.0 ** -decimals * (1 + 1e-9) + 1e-12
-        i = bisect.bisect_left(self.values, shown - tolerance)
-        keys = set()
-        while i < len(self.values) and self.values[i] <= shown + tolerance:
-            keys.add(self.keyed[i][1])
-            i += 1
-        return keys
+        start, stop = rounding_to(shown, decimals, self.values)
+        return {key for _, key in self.keyed[start:stop]}
 
     def profiles(self, kernel):
         """Whether one of the exports profiled that kernel (its name in a kernel row or a regex)."""
@@ -995,7 +991,6 @@ def main():
                     counts["report"] += 1
                     counts["one GPU"] += gpu is not None
                     continue
-                entry = listed.get((rel, token))
                 ncu_values = ncu_scopes[gpus] if beside is None else beside[0]
                 # An Nsight Compute figure (or one not listed) may come from the committed ncu
                 # exports of the text's lesson or track; one listed for another reason is not
