@@ -21,7 +21,7 @@
 #       does not link.
 
 sweep_setup() {
-    local name=$1 build=$2 source=$4
+    local name=$1 build=$2
     sweep_lib=$3
     sweep_source=$4
     if ! command -v nvidia-smi > /dev/null || ! nvidia-smi > /dev/null 2>&1; then
@@ -48,7 +48,7 @@ sweep_setup() {
     pattern="^$(printf '%s' "$sweep_lib" | sed 's/\./\\./g')\\.p/[^:]*kernel\\.cu\\.o"
     sweep_obj=$("$sweep_ninja" -t targets all | grep -o "$pattern" | head -n 1)
     if [ -z "$sweep_obj" ]; then
-        echo "$name: no object of $source in $build" >&2
+        echo "$name: no object of $sweep_source in $build" >&2
         exit 2
     fi
     sweep_compile=$("$sweep_ninja" -t commands "$sweep_obj" | tail -n 1)
