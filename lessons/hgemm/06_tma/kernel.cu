@@ -113,7 +113,7 @@ static_assert(Fallback::kSharedBytes <= 64 * 1024,
 // c ^ (r % 8) of that row, and chunk / 8 picks the box (tma_swizzled in the
 // README). For A, one box wide, that is this function's chunk ^ (row % 8).
 template <int kChunks>
-__device__ inline int swizzled(int row, int chunk) {
+__host__ __device__ constexpr int swizzled(int row, int chunk) {
     constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;  // rows that share one 128-byte line of banks
     constexpr int kMask = (kChunks >= 8 ? 8 : kChunks) - 1;
     return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;

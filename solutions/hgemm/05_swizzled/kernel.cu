@@ -120,7 +120,7 @@ static_assert(Fallback::kSharedBytes <= 64 * 1024,
 // half. The XOR keeps a chunk within its row, and the 8 chunks of one line
 // within that line: the copies stay free of conflicts too.
 template <int kChunks>
-__device__ inline int swizzled(int row, int chunk) {
+__host__ __device__ constexpr int swizzled(int row, int chunk) {
     constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;  // rows that share one 128-byte line of banks
     constexpr int kMask = (kChunks >= 8 ? 8 : kChunks) - 1;
     return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;

@@ -68,17 +68,6 @@ __device__ inline void copy_16_bytes_async(std::uint32_t to, const __half* from)
 #endif
 }
 
-// kernel.cu's swizzle (swizzled there), restated as a constexpr function so
-// that the compiler can check what the lean kernel relies on
-// (swizzle_repeats_every). The lean kernel writes and reads its tiles with
-// this one, so its copies and its ldmatrix addresses agree.
-template <int kChunks>
-__host__ __device__ constexpr int swizzled_lean(int row, int chunk) {
-    constexpr int kRowsPerLine = kChunks >= 8 ? 1 : 8 / kChunks;  // rows that share one 128-byte line of banks
-    constexpr int kMask = (kChunks >= 8 ? 8 : kChunks) - 1;
-    return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;
-}
-
 // True when the swizzle of a tile of kChunks chunks per row repeats every
 // `rows` rows: row r + rows is stored as row r is, `rows` rows further on.
 // The lean kernel relies on it to reach the rows of a warp's next fragment,
@@ -87,7 +76,7 @@ template <int kChunks>
 constexpr bool swizzle_repeats_every(int rows) {
     for (int row = 0; row < 64; ++row)
         for (int chunk = 0; chunk < kChunks; ++chunk)
-            if (swizzled_lean<kChunks>(row + rows, chunk) != swizzled_lean<kChunks>(row, chunk) + rows * kChunks * 8)
+            if (swizzled<kChunks>(row + rows, chunk) != swizzled<kChunks>(row, chunk) + rows * kChunks * 8)
                 return false;
     return true;
 }
@@ -101,7 +90,8 @@ constexpr bool swizzle_repeats_every(int rows) {
 // moved on by one tile per copy. A lane's ldmatrix row addresses within a
 // stage are worked out once too: the next 16 rows of A, and the next 16 terms
 // of B, are stored as the first 16 are, a constant further on
-// (swizzle_repeats_every).
+// (swizzle_repeats_every). The copies and the ldmatrix addresses use
+// kernel.cu's swizzled, as its kernel does.
 template <typename T>
 __global__ void __launch_bounds__(kThreads, 1)
                                       hgemm_swizzled_lean(const __half* __restrict__ A, const __half* __restrict__ B,
@@ -131,8 +121,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     // tile to fetch.
     const int row_a = tid / T::kChunksA, chunk_a = tid % T::kChunksA;
     const int row_b = tid / T::kChunksB, chunk_b = tid % T::kChunksB;
-    const std::uint32_t to_a = as + swizzled_lean<T::kChunksA>(row_a, chunk_a) * sizeof(__half);
-    const std::uint32_t to_b = bs + swizzled_lean<T::kChunksB>(row_b, chunk_b) * sizeof(__half);
+    const std::uint32_t to_a = as + swizzled<T::kChunksA>(row_a, chunk_a) * sizeof(__half);
+    const std::uint32_t to_b = bs + swizzled<T::kChunksB>(row_b, chunk_b) * sizeof(__half);
     const __half* from_a[kCopiesA];
     const __half* from_b[kCopiesB];
 #pragma unroll
@@ -166,10 +156,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     std::uint32_t at_a[T::kKSteps], at_b[kMmaN / 2];
 #pragma unroll
     for (int ks = 0; ks < T::kKSteps; ++ks)
-        at_a[ks] = swizzled_lean<T::kChunksA>(warp_row + lane % 16, ks * 2 + lane / 16) * sizeof(__half);
+        at_a[ks] = swizzled<T::kChunksA>(warp_row + lane % 16, ks * 2 + lane / 16) * sizeof(__half);
 #pragma unroll
     for (int j = 0; j < kMmaN / 2; ++j)
-        at_b[j] = swizzled_lean<T::kChunksB>(lane % 16, (warp_col + j * 16) / 8 + lane / 16) * sizeof(__half);
+        at_b[j] = swizzled<T::kChunksB>(lane % 16, (warp_col + j * 16) / 8 + lane / 16) * sizeof(__half);
 
     std::uint32_t a[2][kMmaM][4], b[2][kMmaN / 2][4];
     float acc[kMmaM][kMmaN][4] = {};
