@@ -13,10 +13,7 @@
 # default configuration.
 #
 # A candidate may name more defines after its six numbers, NAME=VALUE each,
-# passed as -DNAME=VALUE. HGEMM05_LEAN=1 compiles
-# solutions/hgemm/05_swizzled/lean.cu in kernel.cu's place: the same kernel
-# with its address arithmetic out of the main loop, on whole tiles (the
-# sizes here), and kernel.cu's kernel everywhere else.
+# passed as -DNAME=VALUE.
 #
 # Usage: tests/hgemm/sweep-tiles.sh [BUILD_DIR [SIZE...]]
 #   BUILD_DIR  a configured build (default build-gpu, as .ci/gpu-check makes it)
@@ -41,15 +38,14 @@ sizes=("$@")
 if [ ${#sizes[@]} -eq 0 ]; then sizes=(4096 8192); fi
 reps=${REPS:-20}
 
-# BM BN BK WARPS_M WARPS_N STAGES [NAME=VALUE...]. The first is the
-# solution's default; the others are lean.cu's kernel at the same tiles, with
-# 3 and 5 stages, and at 256 x 128. Every one has 64 x 64 warp tiles (the
-# grading test's rule for step 05).
+# BM BN BK WARPS_M WARPS_N STAGES [NAME=VALUE...]: the block tile the other
+# way round (256 x 128 and 128 x 256), 32 or 64 terms per stage, 3 or 4
+# stages. Every one has 64 x 64 warp tiles (the grading test's rule for step
+# 05) and fits the 227 KiB a Hopper block may have.
 default_candidates="128 256 32 2 4 4
-128 256 32 2 4 4 HGEMM05_LEAN=1
-128 256 32 2 4 3 HGEMM05_LEAN=1
-128 256 32 2 4 5 HGEMM05_LEAN=1
-256 128 32 4 2 4 HGEMM05_LEAN=1"
+256 128 32 4 2 4
+256 128 64 4 2 3
+256 128 64 4 2 4"
 candidates=${CANDIDATES:-$default_candidates}
 
 # shellcheck source=tests/sweep-rebuild.sh
@@ -70,7 +66,6 @@ while read -r bm bn bk wm wn stages extra <&3; do
     mkdir -p "$dir"
     defines="-DHGEMM05_BM=$bm -DHGEMM05_BN=$bn -DHGEMM05_BK=$bk -DHGEMM05_WARPS_M=$wm -DHGEMM05_WARPS_N=$wn"
     defines+=" -DHGEMM05_STAGES=$stages"
-    other=""
     for define in ${extra:-}; do
         if ! [[ $define =~ ^[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.+-]*$ ]]; then
             echo "sweep-tiles: \"$define\" (candidate $n) is not NAME=VALUE" >&2
@@ -78,25 +73,24 @@ while read -r bm bn bk wm wn stages extra <&3; do
         fi
         defines+=" -D$define"
         name+=", $define"
-        if [[ $define =~ ^HGEMM05_LEAN=0*[1-9] ]]; then other=solutions/hgemm/05_swizzled/lean.cu; fi
     done
     echo "== $name" >&2
     status=0
-    sweep_build "$dir" "$defines" "$other" || status=$?
+    sweep_build "$dir" "$defines" || status=$?
     if [ $status -eq 1 ]; then
         grep -m 3 -i "error" "$dir/compile.log" >&2 || true
         printf '%s\t%s\t%s\n' "$name" "-" "does not compile" >> "$results"
         continue
     fi
-    # ptxas's registers and spill stores, per kernel of the file (with
-    # HGEMM05_LEAN=1, kernel.cu's and lean.cu's).
+    # ptxas's registers and spill stores, per kernel of the file: each
+    # pipeline's whole-tile and checked instantiations.
     ptxas=$(python3 - "$dir/compile.log" << 'EOF'
 import re, sys
 out, name, spill = [], None, "?"
 for line in open(sys.argv[1]):
-    m = re.search(r"Compiling entry function '.*?(hgemm_\w+?)INS_8PipelineILi(\d+)ELi(\d+)E", line)
+    m = re.search(r"Compiling entry function '.*?(hgemm_\w+?)INS_8PipelineILi(\d+)ELi(\d+)EEELb([01])E", line)
     if m:
-        name = "%s<%s,%s>" % m.groups()
+        name = "%s<%s,%s,%s>" % (m.group(1), m.group(2), m.group(3), "whole" if m.group(4) == "1" else "checked")
         continue
     m = re.search(r"(\d+) bytes spill stores", line)
     if m:

@@ -2,15 +2,16 @@
 // loaded one step ahead.                                   (your starting point)
 //
 // This is the step 04 solution, renamed. Keep its pipeline and instructions,
-// and change three things that go together: the tiles' rows packed, with the
-// 16-byte chunks of each row permuted (XOR-swizzled) instead of padded, so
-// that ldmatrix and the copies stay free of bank conflicts; a 128 x 256 block
-// tile of 8 warps of 64 x 64 in four stages, which the packed tiles make room
-// for; and each 16-term step's fragments loaded while the step before it
-// multiplies. The TODO(step 05) markers say where; README.md in this folder
-// draws the swizzle. `meson compile -C build hgemm-05 && build/lessons/hgemm-05
-// --size 1024` runs your kernel against the CPU reference, beside the
-// solutions of steps 01 to 04.
+// and change what goes together: the tiles' rows packed, with the 16-byte
+// chunks of each row permuted (XOR-swizzled) instead of padded, so that
+// ldmatrix and the copies stay free of bank conflicts; a 128 x 256 block tile
+// of 8 warps of 64 x 64 in four stages, which the packed tiles make room for;
+// each 16-term step's fragments loaded while the step before it multiplies;
+// and every swizzled address worked out once, before the main loop. The
+// TODO(step 05) markers say where; README.md in this folder draws the swizzle.
+// `meson compile -C build hgemm-05 && build/lessons/hgemm-05 --size 1024`
+// runs your kernel against the CPU reference, beside the solutions of steps
+// 01 to 04.
 #include "tracks/hgemm/device.cuh"
 #include "tracks/hgemm/kernels.h"
 
@@ -125,8 +126,9 @@ __device__ inline void store_pair(float* __restrict__ C, int row, int col, int M
     }
 }
 
-// TODO(step 05): a template on the Pipeline T, and __launch_bounds__(kThreads,
-// 1): 128 accumulators and two sets of fragments need up to 255 registers.
+// TODO(step 05): a template on the Pipeline T and on bool kWhole (whole
+// tiles: no copy needs a bounds check), and __launch_bounds__(kThreads, 1):
+// 128 accumulators and two sets of fragments need up to 255 registers.
 __global__ void __launch_bounds__(kThreads)
     hgemm_swizzled(const __half* __restrict__ A, const __half* __restrict__ B, float* __restrict__ C, int M, int N,
                    int K, bool pairs, bool a_vectors, bool b_vectors) {
@@ -146,7 +148,10 @@ __global__ void __launch_bounds__(kThreads)
     // Issues the copies of the block's tiles of A (BM x BK) and B (BK x BN)
     // at k0 into `stage`, 8 halves per copy; nothing waits here.
     // TODO(step 05): one chunk per copy: row = v / kChunks, chunk = v %
-    // kChunks, to its swizzled place in the stage.
+    // kChunks, to its swizzled place in the stage. Work the places out once,
+    // before the loop: copy n is stored n * kThreads chunks after copy 0 (the
+    // swizzle repeats). With kWhole, copy 16 bytes from pointers moved on by
+    // one tile per fetch, with no bounds; otherwise copy_8_halves_async.
     const auto fetch = [&](int k0, int stage) {
 #pragma unroll
         for (int n = 0; n < BM * BK / 8 / kThreads; ++n) {
@@ -166,7 +171,9 @@ __global__ void __launch_bounds__(kThreads)
     // b[2][kMmaN / 2][4]; load_fragments(set, stage, ks) does the ldmatrix of
     // 16-term step ks into one set (chunk ks * 2 + l / 16 of A's rows, chunk
     // (warp_col + j * 16) / 8 + l / 16 of B's), and multiply(set) issues the
-    // mma.syncs on one set. Step 03's multiplication below goes.
+    // mma.syncs on one set. Step 03's multiplication below goes. Each lane's
+    // ldmatrix addresses within a stage (32-bit shared addresses) are worked
+    // out before the loop too: the next 16 rows are a constant further on.
     // Step 03's multiplication of one pair of tiles, on `stage`.
     const auto multiply = [&](int stage) {
 #pragma unroll
@@ -242,7 +249,8 @@ __global__ void __launch_bounds__(kThreads)
 // a block less than Tiles::kSharedBytes (cudaDevAttrMaxSharedMemoryPerBlockOptin)?
 // Then say so once on stderr. A template launch<T> and
 // pipeline_attributes<T> for either pipeline, and the two functions below
-// pick Fallback or Tiles with it.
+// pick Fallback or Tiles with it; launch<T> runs the kWhole kernel where the
+// shape is whole tiles (whole_tiles<T>) and A and B take 16-byte copies.
 void hgemm::step05_swizzled(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const void* kernel = reinterpret_cast<const void*>(hgemm_swizzled);
     course::note_if_copies_synchronously(kernel, "hgemm step 04");

@@ -24,6 +24,7 @@
 // TODO(step 06): tracks/hgemm/hopper.h too (the host side of the Hopper steps:
 // hgemm::tensor_map, hgemm::require_hopper) and <cuda.h> (CUtensorMap, the
 // type of the kernel's parameters); course/async_copy.cuh goes with cp.async.
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -119,26 +120,27 @@ __host__ __device__ constexpr int swizzled(int row, int chunk) {
     return (row * kChunks + (chunk ^ (row / kRowsPerLine & kMask))) * 8;
 }
 
-// The shared-memory address of p, as ldmatrix wants it (32 bits).
+// The shared-memory address of p, as ldmatrix and cp.async want it (32 bits).
 __device__ inline std::uint32_t shared_address(const void* p) {
     return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// Four 8 x 8 tiles of halves: lanes 0-7 give the row addresses of the first,
-// 8-15 of the second, 16-23 of the third, 24-31 of the fourth. Lane l gets
-// row l / 4, halves 2 (l % 4) and 2 (l % 4) + 1 of tile i in r[i].
-__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], const __half* row) {
+// Four 8 x 8 tiles of halves from the shared address `row` (32 bits):
+// lanes 0-7 give the row addresses of the first, 8-15 of the second, 16-23
+// of the third, 24-31 of the fourth. Lane l gets row l / 4, halves 2 (l % 4)
+// and 2 (l % 4) + 1 of tile i in r[i].
+__device__ inline void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_address(row)));
+                 : "r"(row));
 }
 
 // The same, each 8 x 8 tile transposed on the way: lane l gets rows 2 (l % 4)
 // and 2 (l % 4) + 1 of column l / 4.
-__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const __half* row) {
+__device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], std::uint32_t row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(shared_address(row)));
+                 : "r"(row));
 }
 
 // d += a * b for a 16 x 16 fragment of A (4 registers of 2 halves), a 16 x 8
@@ -174,6 +176,34 @@ __device__ inline void store_pair(float* __restrict__ C, int row, int col, int M
     }
 }
 
+// True when the swizzle of a tile of kChunks chunks per row repeats every
+// `rows` rows: row r + rows is stored as row r is, `rows` rows further on.
+// The kernel relies on it to reach the rows of a warp's next fragment, and
+// of a thread's next copy, by adding a constant to an address.
+template <int kChunks>
+constexpr bool swizzle_repeats_every(int rows) {
+    for (int row = 0; row < 64; ++row)
+        for (int chunk = 0; chunk < kChunks; ++chunk)
+            if (swizzled<kChunks>(row + rows, chunk) != swizzled<kChunks>(row, chunk) + rows * kChunks * 8)
+                return false;
+    return true;
+}
+
+// 16 bytes from global `from` to the shared address `to`, with no bounds:
+// the whole-tile kernel's copies. Synchronous below compute capability 8.0,
+// as in course/async_copy.cuh.
+__device__ inline void copy_16_bytes_async(std::uint32_t to, const __half* from) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from) : "memory");
+#else
+    *static_cast<uint4*>(__cvta_shared_to_generic(to)) = *reinterpret_cast<const uint4*>(from);
+#endif
+}
+
+// kWhole: M, N and K are multiples of BM, BN and BK (at least one tile of K),
+// and A and B may be copied 16 bytes at a time, so no copy needs a bounds
+// check (hgemm::step06_tma picks it). Otherwise every copy checks its
+// rows and columns and writes zeros outside A and B, as in step 04.
 // TODO(step 06): the mbarrier (init, fence.mbarrier_init, arrive.expect_tx,
 // try_wait.parity) and the TMA copy (cp.async.bulk.tensor.2d.shared::cluster
 // .global.mbarrier::complete_tx::bytes) as inline PTX; the kernel takes the
@@ -181,7 +211,9 @@ __device__ inline void store_pair(float* __restrict__ C, int row, int col, int M
 // The device helpers and the kernel's body go under
 // `#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900`: the host pass still
 // sees them, and an older architecture in gpu_arch builds an empty kernel.
-template <typename T>
+// The TMA checks the bounds itself: copy_16_bytes_async, kWhole and the
+// copies' places and sources (place_a, from_a, ...) go.
+template <typename T, bool kWhole>
 __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restrict__ A, const __half* __restrict__ B,
                                                          float* __restrict__ C, int M, int N, int K, bool pairs,
                                                          bool a_vectors, bool b_vectors) {
@@ -196,54 +228,106 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
     // mbarriers: __shared__ __align__(8) std::uint64_t full[kStages].
     __half* const As = reinterpret_cast<__half*>(shared);
     __half* const Bs = As + T::kStages * T::kStageAHalves;
+    const std::uint32_t as = shared_address(As), bs = shared_address(Bs);  // the same, as ldmatrix wants them
+    constexpr std::uint32_t kStageABytes = T::kStageAHalves * sizeof(__half);
+    constexpr std::uint32_t kStageBBytes = T::kStageBHalves * sizeof(__half);
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
     const int warp_row = (warp / kWarpsN) * WM, warp_col = (warp % kWarpsN) * WN;  // within the block tile
 
+    // This thread's copies, worked out once. Copy n of a tile is chunk tid +
+    // n * kThreads of it: row tid / kChunks + n * kPassRows, chunk tid %
+    // kChunks. The swizzle repeats every kPassRows rows, so copy n is stored
+    // n * kThreads chunks after copy 0, whose place in a stage is place_a
+    // (place_b), in halves.
+    constexpr int kCopiesA = BM * T::kChunksA / kThreads, kCopiesB = T::BK * T::kChunksB / kThreads;
+    constexpr int kPassRowsA = kThreads / T::kChunksA, kPassRowsB = kThreads / T::kChunksB;
+    static_assert(kThreads % T::kChunksA == 0 && kThreads % T::kChunksB == 0,
+                  "each thread copies the same chunk of every row it copies");
+    static_assert(swizzle_repeats_every<T::kChunksA>(kPassRowsA) && swizzle_repeats_every<T::kChunksB>(kPassRowsB),
+                  "a thread's next copy is stored kThreads chunks after its last");
+    const int row_a = tid / T::kChunksA, chunk_a = tid % T::kChunksA;
+    const int row_b = tid / T::kChunksB, chunk_b = tid % T::kChunksB;
+    const int place_a = swizzled<T::kChunksA>(row_a, chunk_a), place_b = swizzled<T::kChunksB>(row_b, chunk_b);
+    // Whole tiles: each copy's source in the next tile to fetch, moved on by
+    // one tile per fetch (tiles are fetched in order).
+    const __half* from_a[kCopiesA];
+    const __half* from_b[kCopiesB];
+#pragma unroll
+    for (int n = 0; n < kCopiesA; ++n)
+        from_a[n] = A + static_cast<long long>(block_row + row_a + n * kPassRowsA) * K + chunk_a * 8;
+#pragma unroll
+    for (int n = 0; n < kCopiesB; ++n)
+        from_b[n] = B + static_cast<long long>(row_b + n * kPassRowsB) * N + block_col + chunk_b * 8;
+
     // Issues the copies of the block's tiles of A (BM x BK) and B (BK x BN)
-    // at k0 into `stage`, one 16-byte chunk per copy: consecutive threads on
-    // consecutive chunks of a row, each chunk to its swizzled place.
+    // at k0 (the next tile) into `stage`, one 16-byte chunk per copy.
     // TODO(step 06): one thread (tid 0) issues the stage: arrive.expect_tx on
     // the stage's barrier with the bytes of its boxes, then A's box at (k0,
     // block_row) and B's boxes at (block_col + 64 j, k0). Out-of-bounds parts
     // of a box arrive as zeros.
     const auto fetch = [&](int k0, int stage) {
-        __half* const as = As + stage * T::kStageAHalves;
-        __half* const bs = Bs + stage * T::kStageBHalves;
+        if constexpr (kWhole) {
+            const std::uint32_t to_a = as + stage * kStageABytes + place_a * sizeof(__half);
+            const std::uint32_t to_b = bs + stage * kStageBBytes + place_b * sizeof(__half);
 #pragma unroll
-        for (int n = 0; n < BM * T::kChunksA / kThreads; ++n) {
-            const int v = tid + n * kThreads, row = v / T::kChunksA, chunk = v % T::kChunksA;
-            copy_8_halves_async(as + swizzled<T::kChunksA>(row, chunk), A, block_row + row, k0 + chunk * 8, M, K,
-                                a_vectors);
-        }
+            for (int n = 0; n < kCopiesA; ++n) {
+                copy_16_bytes_async(to_a + n * kThreads * 16, from_a[n]);
+                from_a[n] += T::BK;
+            }
 #pragma unroll
-        for (int n = 0; n < T::BK * T::kChunksB / kThreads; ++n) {
-            const int v = tid + n * kThreads, row = v / T::kChunksB, chunk = v % T::kChunksB;
-            copy_8_halves_async(bs + swizzled<T::kChunksB>(row, chunk), B, k0 + row, block_col + chunk * 8, K, N,
-                                b_vectors);
+            for (int n = 0; n < kCopiesB; ++n) {
+                copy_16_bytes_async(to_b + n * kThreads * 16, from_b[n]);
+                from_b[n] += static_cast<long long>(T::BK) * N;
+            }
+        } else {
+            __half* const to_a = As + stage * T::kStageAHalves + place_a;
+            __half* const to_b = Bs + stage * T::kStageBHalves + place_b;
+#pragma unroll
+            for (int n = 0; n < kCopiesA; ++n)
+                copy_8_halves_async(to_a + n * kThreads * 8, A, block_row + row_a + n * kPassRowsA, k0 + chunk_a * 8, M,
+                                    K, a_vectors);
+#pragma unroll
+            for (int n = 0; n < kCopiesB; ++n)
+                copy_8_halves_async(to_b + n * kThreads * 8, B, k0 + row_b + n * kPassRowsB, block_col + chunk_b * 8, K,
+                                    N, b_vectors);
         }
     };
+
+    // This lane's ldmatrix addresses within a stage, in bytes, worked out
+    // once. As in step 04, lane l points at row l % 16 and chunk l / 16 of
+    // each 16 x 16 piece (of A: rows x terms; of B: terms x columns,
+    // transposed on the way). For A: rows warp_row + l % 16, chunk ks * 2 +
+    // l / 16 at 16-term step ks, in at_a[ks]; fragment i is 16 i rows further
+    // on. For B: terms l % 16, chunk (warp_col + 16 j) / 8 + l / 16 for
+    // fragment pair j, in at_b[j]; step ks is 16 ks rows further on. "16 rows
+    // further on" is a constant because the swizzle repeats every 16 rows.
+    static_assert(swizzle_repeats_every<T::kChunksA>(16) && swizzle_repeats_every<T::kChunksB>(16),
+                  "the next 16 rows of a tile are stored as the first 16 are, 16 rows further on");
+    constexpr std::uint32_t kRows16ABytes = 16 * T::kChunksA * 16, kRows16BBytes = 16 * T::kChunksB * 16;
+    std::uint32_t at_a[T::kKSteps], at_b[kMmaN / 2];
+#pragma unroll
+    for (int ks = 0; ks < T::kKSteps; ++ks)
+        at_a[ks] = swizzled<T::kChunksA>(warp_row + lane % 16, ks * 2 + lane / 16) * sizeof(__half);
+#pragma unroll
+    for (int j = 0; j < kMmaN / 2; ++j)
+        at_b[j] = swizzled<T::kChunksB>(lane % 16, (warp_col + j * 16) / 8 + lane / 16) * sizeof(__half);
 
     // Two sets of fragments: the mma.syncs of one 16-term step read one set
     // while the ldmatrix of the next step fill the other.
     std::uint32_t a[2][kMmaM][4], b[2][kMmaN / 2][4];
     float acc[kMmaM][kMmaN][4] = {};
 
-    // The fragments of 16-term step `ks` of `stage` into set `set`: as in
-    // step 04, lane l points at row l % 16 and chunk l / 16 of each 16 x 16
-    // piece (of A: rows x terms; of B: terms x columns, transposed on the
-    // way), now at the row's swizzled place.
+    // The fragments of 16-term step `ks` of `stage` into set `set`: in the
+    // loop, ks is a constant, so each address is a register plus a constant.
     const auto load_fragments = [&](int set, int stage, int ks) {
-        const __half* const as = As + stage * T::kStageAHalves;
-        const __half* const bs = Bs + stage * T::kStageBHalves;
+        const std::uint32_t a_step = as + stage * kStageABytes + at_a[ks];
+        const std::uint32_t b_step = bs + stage * kStageBBytes + ks * kRows16BBytes;
 #pragma unroll
-        for (int i = 0; i < kMmaM; ++i)
-            ldmatrix_x4(a[set][i], as + swizzled<T::kChunksA>(warp_row + i * 16 + lane % 16, ks * 2 + lane / 16));
+        for (int i = 0; i < kMmaM; ++i) ldmatrix_x4(a[set][i], a_step + i * kRows16ABytes);
 #pragma unroll
-        for (int j = 0; j < kMmaN / 2; ++j)
-            ldmatrix_x4_trans(b[set][j],
-                              bs + swizzled<T::kChunksB>(ks * 16 + lane % 16, (warp_col + j * 16) / 8 + lane / 16));
+        for (int j = 0; j < kMmaN / 2; ++j) ldmatrix_x4_trans(b[set][j], b_step + at_b[j]);
     };
 
     const auto multiply = [&](int set) {
@@ -324,8 +408,9 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
 // cuTensorMapEncodeTiled's arguments one by one (FLOAT16, extents, the row
 // pitch in bytes and its 16-byte rule, boxes of 64 columns,
 // CU_TENSOR_MAP_SWIZZLE_128B, zeros out of bounds). One kernel, no template:
-// Pipeline, needs_fallback and the Fallback go (a Hopper GPU has the shared
-// memory). Done for you: the launcher's name, step06_tma.
+// Pipeline, needs_fallback and the Fallback (a Hopper GPU has the shared
+// memory), whole_tiles and kWhole (the TMA zero-fills past the edges) go.
+// Done for you: the launcher's name, step06_tma.
 bool needs_fallback() {
     static const bool fallback = [] {
         int device = 0, limit = 0;
@@ -341,23 +426,44 @@ bool needs_fallback() {
     return fallback;
 }
 
+// True when the shape is whole tiles, with at least one tile of K, and A
+// and B may be copied 16 bytes at a time: the kernel without bounds checks.
 template <typename T>
+bool whole_tiles(const __half* A, const __half* B, int M, int N, int K) {
+    return M % BM == 0 && N % BN == 0 && K % T::BK == 0 && K >= T::BK && vectors_fit(A, K) && vectors_fit(B, N);
+}
+
+template <typename T, bool kWhole>
 void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
-    const void* kernel = reinterpret_cast<const void*>(hgemm_tma<T>);
+    const void* kernel = reinterpret_cast<const void*>(hgemm_tma<T, kWhole>);
     course::note_if_copies_synchronously(kernel, "hgemm step 05");
     course::allow_dynamic_shared(kernel, T::kSharedBytes);  // past 48 KiB: the kernel opts in
     const dim3 grid = grid_for(N, BN, M, BM);               // x over columns, y over rows
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
-    hgemm_tma<T>
+    hgemm_tma<T, kWhole>
         <<<grid, kThreads, T::kSharedBytes, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));
     CUDA_CHECK_LAUNCH();
 }
 
-// The kernel's registers and shared memory, with its dynamic shared memory
-// added (cudaFuncGetAttributes counts static shared memory only).
+template <typename T>
+void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {
+    if (whole_tiles<T>(A, B, M, N, K))
+        launch<T, true>(A, B, C, M, N, K, stream);
+    else
+        launch<T, false>(A, B, C, M, N, K, stream);
+}
+
+// The kernels' registers and shared memory, with their dynamic shared memory
+// added (cudaFuncGetAttributes counts static shared memory only): the larger
+// of the two kernels' registers and local memory, so that a spill in either
+// shows (the ladder's shapes run the whole-tile kernel, a ragged shape the
+// checked one).
 template <typename T>
 cudaFuncAttributes pipeline_attributes() {
-    cudaFuncAttributes attributes = attributes_of(hgemm_tma<T>);
+    cudaFuncAttributes attributes = attributes_of(hgemm_tma<T, true>);
+    const cudaFuncAttributes checked = attributes_of(hgemm_tma<T, false>);
+    if (checked.numRegs > attributes.numRegs) attributes.numRegs = checked.numRegs;
+    if (checked.localSizeBytes > attributes.localSizeBytes) attributes.localSizeBytes = checked.localSizeBytes;
     attributes.sharedSizeBytes += T::kSharedBytes;
     return attributes;
 }
