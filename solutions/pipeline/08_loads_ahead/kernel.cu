@@ -17,9 +17,30 @@
 //    the image uses constant window selectors; and images whose rows do not
 //    allow 4-byte words get a kernel of their own (kAligned = false), which
 //    walks bytes only.
+// The strip's rows, the warps per block, the rows loaded ahead and the blocks
+// per multiprocessor that __launch_bounds__ asks room for are compile-time
+// constants below; tests/pipeline/sweep-08.sh times other choices on a GPU
+// (it rebuilds this file with -DPIPELINE08_ROWS=... and so on).
 #include "tracks/pipeline/device.cuh"
 
 #include "course/check.h"
+
+#ifndef PIPELINE08_ROWS
+#define PIPELINE08_ROWS 16
+#endif
+#ifndef PIPELINE08_WARPS
+#define PIPELINE08_WARPS 2
+#endif
+#ifndef PIPELINE08_AHEAD
+#define PIPELINE08_AHEAD 2
+#endif
+// The blocks per multiprocessor that __launch_bounds__ asks the compiler to
+// leave registers for: 0 asks for none (it picks the registers per thread);
+// N caps them at 65536 / (N x 32 kWarps), a multiprocessor's registers shared
+// by N blocks (65536 on compute capability 7.5 to 9.0).
+#ifndef PIPELINE08_MIN_BLOCKS
+#define PIPELINE08_MIN_BLOCKS 0
+#endif
 
 namespace pipeline {
 
@@ -34,9 +55,10 @@ constexpr int kLaneColumns = 4;                    // columns per lane: one 32-b
 constexpr int kSpan = 32 * kLaneColumns;           // columns a warp covers
 constexpr int kHalo = 1 + kRadius;                 // columns each side only feed others: Sobel 1, blur 3
 constexpr int kOutputColumns = kSpan - 2 * kHalo;  // columns a warp writes
-constexpr int kRows = 16;                          // rows a warp writes, walking down
-constexpr int kWarps = 2;                          // warps per block, side by side
-constexpr int kAhead = 2;                          // RGB rows loaded ahead of the row being computed
+constexpr int kRows = PIPELINE08_ROWS;             // rows a warp writes, walking down
+constexpr int kWarps = PIPELINE08_WARPS;           // warps per block, side by side
+constexpr int kAhead = PIPELINE08_AHEAD;           // RGB rows loaded ahead of the row being computed
+constexpr int kMinBlocks = PIPELINE08_MIN_BLOCKS;  // blocks per multiprocessor to leave registers for (0: any)
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
 static_assert(kRows % 4 == 0 && 2 * kHalo % 4 == 0,
               "the walk takes 4 rows a turn: the column sums' rings have 4 slots");
@@ -158,7 +180,7 @@ struct Lane {
 };
 
 template <bool kAligned>
-__global__ void __launch_bounds__(32 * kWarps) fused_v8(Params p) {
+__global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v8(Params p) {
     const int lane = threadIdx.x % 32;
     const int span = blockIdx.x * kWarps + threadIdx.x / 32;
     const int xw = span * kOutputColumns - kHalo;  // the warp's first column (a halo column)
