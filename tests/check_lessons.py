@@ -20,9 +20,11 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     one of its regexes must match this step's kernel. A command with `--kernel-name-base
     demangled` matches the name with its template arguments (one instantiation of a kernel
     template): its regex must match a kernel's name followed by a template argument that the
-    step's solution writes, `tuned_pipeline<Tiles<128, 256, 16, 64, 64, 8, 16, 3, kT, 256>`
-    for `tuned_pipeline<.*Tiles<128, 256, 16,` (ncu writes enumerators as numbers, so a pattern
-    names the arguments that are numbers in the source). The kernel regexes of .ci/gpu-check (its
+    step's solution writes, as ncu writes it: an integer argument as a cast of its parameter's
+    type, `tuned_pipeline<Tiles<(int)128, (int)256, (int)16, (int)64, ..., kT, (int)256>` for
+    `tuned_pipeline<.*Tiles<.int.128, .int.256, .int.16,` (ncu writes an enumerator as a cast
+    number too, so a pattern names only the arguments that are numbers in the source; a pattern
+    without the casts matches nothing under ncu, and fails here). The kernel regexes of .ci/gpu-check (its
     `profile TRACK SIZE METRICS REGEX...` calls and `for kernel in ...` lists) must each match
     one step of their track too, and every track with kernels must have a `profile` call there.
     A kernel name that contains another step's (`vector_add_float4` beside `vector_add`) makes
@@ -156,12 +158,56 @@ def regexes(path):
 
 
 TEMPLATE_ID = re.compile(r"\b[A-Za-z_]\w*<")
+TEMPLATE_DECLARATION = re.compile(r"\btemplate\s*<([^<>]*)>\s*(?:struct|class)\s+(\w+)")
+INTEGER = re.compile(r"(-?\d+)[uUlL]*")
+
+
+def split_arguments(text):
+    """The top-level, comma-separated arguments of a template argument list, stripped."""
+    parts, depth, current = [], 0, ""
+    for c in text:
+        depth += {"<": 1, ">": -1, "(": 1, ")": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += c
+    return parts + [current.strip()] if current.strip() else parts
+
+
+def as_ncu_writes(template_id, parameter_types):
+    """A template-id as ncu's demangled kernel names write it: an integer argument as a cast of
+    its parameter's type, `Tiles<(int)128, (int)256, ...>` for `Tiles<128, 256, ...>`, nested
+    template-ids likewise (parameter_types: {template name: [type of each parameter]}; a
+    template declared elsewhere counts as taking ints). Other arguments stay as written (ncu
+    writes an enumerator as a cast number, which a pattern should not try to name)."""
+    name, inner = template_id[:template_id.index("<")], template_id[template_id.index("<") + 1:-1]
+    types = parameter_types.get(name, [])
+    out = []
+    for i, argument in enumerate(split_arguments(inner)):
+        number = INTEGER.fullmatch(argument)
+        if number:
+            kind = types[i] if i < len(types) else "int"
+            out.append("(%s)%s" % ("unsigned int" if kind == "unsigned" else kind, number.group(1)))
+        elif TEMPLATE_ID.match(argument) and argument.endswith(">"):
+            out.append(as_ncu_writes(argument, parameter_types))
+        else:
+            out.append(argument)
+    return "%s<%s>" % (name, ", ".join(out))
 
 
 def template_arguments(path):
     """The template-ids a source file writes (`Tiles<128, 256, 16, 64, 64, 8, 16, 3, kT, 256>`),
-    whitespace runs as one space: the arguments a kernel template may be instantiated with."""
+    as ncu's demangled names write them (`Tiles<(int)128, (int)256, (int)16, ...>`, see
+    as_ncu_writes): the arguments a kernel template may be instantiated with."""
     code = re.sub(r"\s+", " ", strip_comments(read(path)))
+    parameter_types = {}
+    for m in TEMPLATE_DECLARATION.finditer(code):
+        types = []
+        for parameter in split_arguments(m.group(1)):
+            declaration = parameter.split("=")[0].split()
+            types.append(" ".join(declaration[:-1]) if len(declaration) > 1 else "int")
+        parameter_types[m.group(2)] = types
     found = set()
     for m in TEMPLATE_ID.finditer(code):
         depth, i = 1, m.end()
@@ -169,7 +215,7 @@ def template_arguments(path):
             depth += {"<": 1, ">": -1}.get(code[i], 0)
             i += 1
         if depth == 0:
-            found.add(code[m.start():i])
+            found.add(as_ncu_writes(code[m.start():i], parameter_types))
     return sorted(found)
 
 
