@@ -1,5 +1,6 @@
 // Grading test of hgemm step 05 (a swizzled shared-memory layout, 128 x 256
-// block tiles of 64 x 64 warp tiles, fragments loaded one step ahead). Built
+// block tiles of 64 x 64 warp tiles, fragments loaded one step ahead,
+// addresses worked out before the main loop). Built
 // twice: against lessons/hgemm/05_swizzled/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
 #include "hgemm/helpers.h"
@@ -36,6 +37,7 @@ TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step
          {5, "", hgemm::step05_swizzled, hgemm::step05_swizzled_attributes}},
         "4096",
         "the swizzle (chunk ^ f(row), the same function for the copies and the ldmatrix addresses), the 64 x 64 warp "
-        "tiles, four stages, and the fragments of the next 16 terms loaded before this step's mma.syncs; the "
-        "README's Nsight Compute command shows the bank conflicts, the stalls and the tensor pipe's use");
+        "tiles, four stages, the fragments of the next 16 terms loaded before this step's mma.syncs, and every copy "
+        "place and ldmatrix address worked out before the main loop; the README's Nsight Compute command shows the "
+        "warp instructions, the bank conflicts, the stalls and the tensor pipe's use");
 }
