@@ -31,6 +31,16 @@ Each figure must be one of:
    none, the reports of the text's own track, slides/data/*/<track>*.json (for README.md,
    every report). A figure of four significant digits or more may also come from any report of
    the track: few values match one that closely by chance, unlike a percentage or a ratio.
+   **In README.md, a table row whose first cell names a track** (`| hgemm | ...`; a track is a
+   folder lessons/<track>/ with a README.md) is that track's text: its figures come from the
+   track's reports and exports alone, so a figure of four digits that another track's report
+   holds by chance fails there. Where the row names a report (`hgemm.json`, `hgemm-8192.json`,
+   `slides/data/h200/occupancy-profile.json`), the figures after that name, up to the next named
+   report, quote that report (with the family of `-suffix` names, above), of the GPU of its
+   parenthesis ("(H100: 96.8%)") or else of its path's, or any where it names none; a figure of
+   four digits or more may also come from another report of the track ("0.1855 ms at 4096^3"
+   after `hgemm-4095.json`). So a GPU's parenthesis stands in the part of the report it quotes:
+   `hgemm.json`: ... 96.4% (H100: 95.4%) ...; `hgemm-8192.json`: 98.1% (H100: 96.8%).
    **A table that says which GPU a figure is of** takes it from that GPU's reports alone (and
    that GPU's exports, below), so a figure copied from the other GPU's report fails: a column
    whose header names one GPU ("H100 ms", "H200: step 01 ms"), and the columns after it until a
@@ -57,7 +67,7 @@ Each figure must be one of:
    shared wavefronts per shared load instruction, threads per instruction, or one kernel's
    value over another's of the same metric (also as a percentage). A lesson README is checked
    against its lesson's exports, a track's other texts against the track's, README.md against
-   all; a section that names a GPU ("H200", `slides/data/h200/...`) against that GPU's alone.
+   all (a table row of a track's, above, its track's); a section that names a GPU ("H200", `slides/data/h200/...`) against that GPU's alone.
    A figure listed below for another reason than ncu is not looked for there. In a lesson
    README's "See it in Nsight Compute" section that names no report, once the lesson has
    exports for the GPUs the section names, a figure is looked for in the exports alone (a
@@ -850,6 +860,52 @@ def chosen_reports(text, scope, gpu=None):
     return [r for r in scope if r.name in names and (not gpus or r.gpu in gpus or "H100" in text or "H200" in text)]
 
 
+def track_names():
+    """The course's tracks: the folders lessons/<track>/ that have a README.md."""
+    folder = ROOT / "lessons"
+    return {d.name for d in folder.iterdir() if d.is_dir() and (d / "README.md").exists()} if folder.is_dir() else set()
+
+
+def track_rows(lines, tracks):
+    """For README.md: index -> track of each table row whose first cell names a track ("| hgemm |
+    4096^3 ... |"): its figures are that track's."""
+    rows = {}
+    for index, line in enumerate(lines):
+        if line.startswith("|"):
+            first = cells(line)[0].strip("*` ")
+            if first in tracks:
+                rows[index] = first
+    return rows
+
+
+# A report a text names: `hgemm.json`, `slides/data/h200/occupancy-profile.json`, `-block16x20.json`
+REPORT_NAME = re.compile(r"(?:\b(h100|h200)/)?(?<![a-z0-9-])([a-z0-9-]+)\.json\b")
+
+
+def quoted_report(line, position):
+    """(gpu or None, name) of the last report a table row names before `position`: the one its
+    figures there quote, up to the next named; None before the first."""
+    found = [m for m in REPORT_NAME.finditer(line) if m.end() <= position]
+    return (found[-1].group(1), found[-1].group(2)) if found else None
+
+
+def row_reports(row, quoted, scope, gpu):
+    """The values a figure of a track's row of README.md may quote: of the report `quoted`
+    (quoted_report; with the family of the names the row gives, `-block16x20.json` beside
+    `convolution-block16x8.json`), or before any, of every report the row names, among its
+    track's reports (`scope`), of `gpu` (its parenthesis's GPU) if given, else of the GPU of the
+    path that names it; None where the row names no report."""
+    if quoted is None:
+        chosen = chosen_reports(row, scope, gpu)
+        return sorted(v for r in chosen for v in r.values) if chosen else None
+    path_gpu, name = quoted
+    # chosen_reports(row, ...) applies the row's GPU rules and the family of `-suffix` names
+    chosen = chosen_reports(row, scope, gpu)
+    chosen = [r for r in chosen if (r.name == name or name.startswith("-") and r.name.endswith(name))
+              and (gpu is not None or path_gpu is None or r.gpu == path_gpu)]
+    return sorted(v for r in chosen for v in r.values)
+
+
 def named_reports(text, scope, gpu=None):
     """The values of the reports a text names (chosen_reports); None when it names none."""
     chosen = chosen_reports(text, scope, gpu)
@@ -865,6 +921,7 @@ def main():
     problems = []
     exports = load_exports(problems)
     rules = rule_constants()
+    tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
@@ -892,6 +949,9 @@ def main():
         step_rows = {}
         for gpu in ("h100", "h200"):
             values_of[gpu] = sorted(v for r in scope if r.gpu == gpu for v in r.values)
+        # In README.md, a table row whose first cell names a track quotes that track's reports
+        row_tracks = track_rows(lines, tracks) if track is None else {}
+        row_scopes = {}
         generated = False
         fenced = False
         for index, line in enumerate(lines):
@@ -912,16 +972,22 @@ def main():
                 fenced = not fenced
             if index in ladder_lines:
                 continue
+            line_track = row_tracks.get(index, track)
+            if line_track != track and line_track not in row_scopes:
+                line_scope = [r for r in reports if r.name == line_track or r.name.startswith(line_track + "-")]
+                row_scopes[line_track] = (line_scope, {g: sorted(v for r in line_scope if g is None or r.gpu == g
+                                                                 for v in r.values) for g in (None, "h100", "h200")})
+            line_scope, line_values_of = row_scopes[line_track] if line_track != track else (scope, values_of)
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
             if section == NCU_SECTION and LESSON_README.match(rel) and not fenced:
                 gpus = gpus_named(paragraphs[index])
-                if gpus not in ncu_scopes:
-                    ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
-                for token in (COUNT.findall(line) if ncu_scopes[gpus] is not None else []):
+                if (line_track, gpus) not in ncu_scopes:
+                    ncu_scopes[line_track, gpus] = export_values(exports, rel, line_track, gpus)
+                for token in (COUNT.findall(line) if ncu_scopes[line_track, gpus] is not None else []):
                     entry = listed.get((rel, token))
                     if (entry is None or entry[1].startswith("ncu")) and matches(
-                            float(token.replace(",", "")), 0, ncu_scopes[gpus]):
+                            float(token.replace(",", "")), 0, ncu_scopes[line_track, gpus]):
                         counts["ncu export"] += 1
                     elif entry is not None and not entry[1].startswith("ncu"):
                         entry[2] += 1
@@ -941,7 +1007,13 @@ def main():
                 aside = next((g for a, b, g in asides if a <= position < b), None)
                 gpu = aside or gpu
                 named = named_reports(paragraphs[index], reports, gpu)
-                values = values_of[gpu]
+                quoted = None
+                if index in row_tracks:
+                    # a track's row quotes its track's reports; after a report's name, up to the
+                    # next, that report's alone
+                    quoted = quoted_report(line, position)
+                    named = row_reports(paragraphs[index], quoted, line_scope, gpu)
+                values = line_values_of[gpu]
                 shown = float(token.replace(",", ""))
                 # A paragraph that names its reports is checked against those. A figure of four
                 # digits or more may also come from another report of the track: few values
@@ -950,10 +1022,10 @@ def main():
                 # A lesson's Nsight Compute section that names no report quotes the lesson's
                 # exports: once they are committed, its figures are looked for there alone.
                 gpus = frozenset({gpu}) if gpu else gpus_named(paragraphs[index])
-                if gpus not in ncu_scopes:
-                    ncu_scopes[gpus] = export_values(exports, rel, track, gpus)
+                if (line_track, gpus) not in ncu_scopes:
+                    ncu_scopes[line_track, gpus] = export_values(exports, rel, line_track, gpus)
                 exported_only = (section == NCU_SECTION and named is None and LESSON_README.match(rel)
-                                 and ncu_scopes[gpus] is not None)
+                                 and ncu_scopes[line_track, gpus] is not None)
                 # In a track's text (not a lesson's, whose exports are its own lesson's), one GPU's
                 # parenthesis beside the other GPU's Nsight Compute figure quotes the same metric of
                 # the same lesson's export: "tensor pipe active 42.73% (H200: 43.46%)"; the other
@@ -962,9 +1034,10 @@ def main():
                 beside = None
                 if aside and not LESSON_README.match(rel):
                     other = {"h100": "h200", "h200": "h100"}[aside]
-                    other_named = named_reports(paragraphs[index], reports, other)
-                    beside = beside_values(lines, index, position, aside, track, exports, lambda v, d: matches(
-                        v, d, values_of[other]) or (other_named is not None and matches(v, d, other_named)))
+                    other_named = (named_reports(paragraphs[index], reports, other) if index not in row_tracks
+                                   else row_reports(paragraphs[index], quoted, line_scope, other))
+                    beside = beside_values(lines, index, position, aside, line_track, exports, lambda v, d: matches(
+                        v, d, line_values_of[other]) or (other_named is not None and matches(v, d, other_named)))
                     exported_only = exported_only or (beside is not None and not beside[1])
                 # A row of one step in a table of one GPU's figures shows that step's values
                 step = STEP_CELL.match(cells(line)[0]) if gpu is not None else None
@@ -972,7 +1045,7 @@ def main():
                     key = (paragraphs[index], gpu, step.group(1))
                     if key not in step_rows:
                         candidates = chosen_reports(paragraphs[index], reports, gpu) or [
-                            r for r in scope if r.gpu == gpu]
+                            r for r in line_scope if r.gpu == gpu]
                         step_rows[key] = step_row_values(candidates, step.group(1))
                     step = step if step_rows[key] else None
                 # A figure listed as an Nsight Compute one is no report's value (one that a report
@@ -991,7 +1064,7 @@ def main():
                     counts["report"] += 1
                     counts["one GPU"] += gpu is not None
                     continue
-                ncu_values = ncu_scopes[gpus] if beside is None else beside[0]
+                ncu_values = ncu_scopes[line_track, gpus] if beside is None else beside[0]
                 # An Nsight Compute figure (or one not listed) may come from the committed ncu
                 # exports of the text's lesson or track; one listed for another reason is not
                 # looked for there (a cited figure that an export matches by chance stays cited).
@@ -1002,7 +1075,8 @@ def main():
                     # may match another lesson's value or another metric's by chance: its entry
                     # is unneeded only where an export of a lesson its paragraph names holds it
                     # (step 05, 05_fused/, `pipeline-05`, a kernel `fused_v5` they profile).
-                    named_lessons = lessons_named("\n".join(lines[unit_of(lines, index): index + 1]), track, exports)
+                    named_lessons = lessons_named("\n".join(lines[unit_of(lines, index): index + 1]), line_track,
+                                                  exports)
                     held = matches(shown, decimals, sorted(v for e in exports if (e.track, e.step) in named_lessons
                                                            and (not gpus or e.gpu in gpus) for v in e.values))
                     if not held:
@@ -1022,10 +1096,14 @@ def main():
                                         "of %s holds it (slides/data/*/ncu/%s*.csv): correct it from the export"
                                         % (rel, index + 1, token, "this lesson" if LESSON_README.match(rel) else
                                            "the track", "-".join(LESSON_README.match(rel).groups())
-                                           if LESSON_README.match(rel) else track or ""))
+                                           if LESSON_README.match(rel) else line_track or ""))
                     continue
-                problems.append("%s:%d: %s is in no report of slides/data/%s/%s*.json%s%s, nor in %s: %s"
-                                % (rel, index + 1, token, gpu or "*", track or "",
+                problems.append("%s:%d: %s is %s slides/data/%s/%s%s%s%s, nor in %s: %s"
+                                % (rel, index + 1, token, "in no report of" if quoted is None else "not in",
+                                   gpu or (quoted or [None])[0] or "*",
+                                   line_track or "" if quoted is None else quoted[1],
+                                   "*.json" if quoted is None else ".json (the report its row names before it; "
+                                   "of four digits or more, of %s*.json)" % line_track,
                                    "" if gpu is None else " (%s names the %s%s)" % (
                                        "its parenthesis" if aside else "its table's row or column", gpu.upper(),
                                        "; its row, step %s's values" % step.group(1) if step else ""),

@@ -13,7 +13,9 @@ table's row or column that names a GPU takes its figures from that GPU's reports
 its row of one step that step's values; so does a parenthesis "(H100: ...)", and in a track's
 text it quotes the same metric as the other GPU's figure beside it; an `ncu` entry of a track's
 text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
-Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h.
+Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h; in
+README.md, a row naming a track takes its figures from that track's reports alone, and after a
+report's name from that report: another track's figure fails there, even one of four digits.
 """
 
 import importlib.util
@@ -349,6 +351,74 @@ class GpuTables(unittest.TestCase):
         self.assertEqual(status, 0, out)
         status, out = self.course(talk.replace("| H200 | 0.2300 |", "| H200 | 0.2694 |"))
         self.assertEqual(status, 1, out)
+
+
+# README.md's table of measured results: a row per track, each quoting its track's reports
+RUNG = '{"step": "%s", "title": "x", "median_ms": %s%s}'
+README_REPORTS = {
+    ("h200", "hgemm"): [RUNG % ("01", 5.1437, ""), RUNG % ("09", 0.1924, ', "speedup_vs_first": 26.74')],
+    ("h200", "hgemm-8192"): [RUNG % ("09", 1.4850, ', "fraction_of_library": 0.9814')],
+    ("h100", "hgemm"): [RUNG % ("09", 0.1959, ', "fraction_of_library": 0.9541')],
+    ("h100", "hgemm-8192"): [RUNG % ("09", 1.5167, ', "fraction_of_library": 0.968')],
+    ("h200", "matmul"): [RUNG % ("05", 0.4888, ', "fraction_of_library": 0.9733')],
+}
+README_ROW = ("| track | size | ladder |\n| --- | --- | --- |\n"
+              "| hgemm | 4096^3 | `hgemm.json`: step 01 5.144 ms, step 09 0.1924 ms (26.74x); `hgemm-8192.json`: "
+              "step 09 at 98.1% of cuBLAS (H100: 96.8%) |\n")
+
+
+class ReadmeRows(unittest.TestCase):
+    """In README.md, a table row whose first cell names a track quotes that track's reports, and
+    after a report's name, up to the next, that report (of its parenthesis's GPU): a figure of
+    another track's report fails there even with four digits, which pass anywhere else in it."""
+
+    def course(self, table):
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        for track in ("hgemm", "matmul"):
+            (root / "lessons" / track).mkdir(parents=True)
+            (root / "lessons" / track / "README.md").write_text("# %s\n" % track)
+        (root / "tests").mkdir()
+        (root / "tests" / "figures_not_in_reports.txt").write_text("")
+        (root / "README.md").write_text("# A course\n\n## Measured results\n\n" + table)
+        for (gpu, name), rungs in README_REPORTS.items():
+            (root / "slides" / "data" / gpu).mkdir(parents=True, exist_ok=True)
+            (root / "slides" / "data" / gpu / (name + ".json")).write_text(
+                '{"ladders": [{"problem": "C = A * B", "rungs": [%s]}]}' % ", ".join(rungs))
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_a_tracks_row_quotes_its_reports(self):
+        status, out = self.course(README_ROW)
+        self.assertEqual(status, 0, out)
+
+    def test_a_figure_of_another_tracks_report_fails(self):
+        # 0.4888 ms is matmul.json's: four digits, which anywhere else in README.md may come from
+        # any report, but the row names hgemm
+        stale = README_ROW.replace("step 09 0.1924 ms", "step 09 0.4888 ms")
+        status, out = self.course(stale)
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:7: 0.4888 is not in slides/data/*/hgemm.json", out)
+        status, out = self.course(stale.replace("| hgemm | 4096^3 |", "| all | 4096^3 |"))
+        self.assertEqual(status, 0, out)
+        # a percentage of 97.3 is matmul.json's too
+        status, out = self.course(README_ROW.replace("98.1%", "97.3%"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("97.3 is not in slides/data/*/hgemm-8192.json", out)
+
+    def test_a_figure_quotes_the_report_named_before_it(self):
+        # 98.1% is hgemm-8192.json's, not hgemm.json's, before whose name it now stands
+        status, out = self.course(README_ROW.replace("(26.74x)", "(26.74x, 98.1%)"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("98.1 is not in slides/data/*/hgemm.json", out)
+        # a figure of four digits may still come from another report of the track
+        status, out = self.course(README_ROW.replace("of cuBLAS (H100", "of cuBLAS, step 09 0.1924 ms at 4096^3 (H100"))
+        self.assertEqual(status, 0, out)
+        # the H100's parenthesis after hgemm-8192.json quotes the H100's hgemm-8192.json: 95.4% is
+        # its hgemm.json's
+        status, out = self.course(README_ROW.replace("(H100: 96.8%)", "(H100: 95.4%)"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("95.4 is not in slides/data/h100/hgemm-8192.json", out)
 
 
 class TrackTexts(unittest.TestCase):
