@@ -5,8 +5,9 @@
 #
 # Step 08's constants are at the top of
 # solutions/pipeline/08_loads_ahead/kernel.cu: the rows a warp writes
-# (PIPELINE08_ROWS, a multiple of 4), the warps per block (PIPELINE08_WARPS),
-# the RGB rows loaded ahead (PIPELINE08_AHEAD: 1, 2 or 4) and the blocks per
+# (PIPELINE08_ROWS, a multiple of lcm(4, PIPELINE08_AHEAD): the walk's turn),
+# the warps per block (PIPELINE08_WARPS), the RGB rows loaded ahead
+# (PIPELINE08_AHEAD: 1 or more; 8 takes turns of 8 rows) and the blocks per
 # multiprocessor __launch_bounds__ asks registers for (PIPELINE08_MIN_BLOCKS,
 # 0 for none), which caps the registers per thread. For each candidate this
 # script compiles that file again with the candidate's -D defines, exactly as
@@ -61,7 +62,9 @@ command_line="tests/pipeline/sweep-08.sh $build ${sizes[*]}"
 # strips (a strip computes 4 rows above and 4 below that it does not write:
 # half as many as it writes at 16 rows, a quarter at 32, an eighth at 64),
 # alone and with 12 blocks; 14 and 16 blocks (72 and 64 registers, with
-# spills); wider blocks; one and four rows ahead; and shorter strips.
+# spills); wider blocks; one and four rows ahead; shorter strips; then eight
+# rows ahead (turns of 8 rows; 114 registers: 16 warps a multiprocessor) in
+# strips of 16, 24 and 32 rows.
 default_candidates="16 2 2 0
 16 2 2 12
 32 2 2 0
@@ -75,7 +78,10 @@ default_candidates="16 2 2 0
 16 8 2 0
 16 2 1 0
 16 2 4 0
-8 2 2 0"
+8 2 2 0
+16 2 8 0
+24 2 8 0
+32 2 8 0"
 candidates=${CANDIDATES:-$default_candidates}
 
 # shellcheck source=tests/sweep-rebuild.sh

@@ -25,6 +25,8 @@
 
 #include "course/check.h"
 
+#include <numeric>
+
 #ifndef PIPELINE08_ROWS
 #define PIPELINE08_ROWS 16
 #endif
@@ -60,9 +62,12 @@ constexpr int kWarps = PIPELINE08_WARPS;           // warps per block, side by s
 constexpr int kAhead = PIPELINE08_AHEAD;           // RGB rows loaded ahead of the row being computed
 constexpr int kMinBlocks = PIPELINE08_MIN_BLOCKS;  // blocks per multiprocessor to leave registers for (0: any)
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
-static_assert(kRows % 4 == 0 && 2 * kHalo % 4 == 0,
-              "the walk takes 4 rows a turn: the column sums' rings have 4 slots");
-static_assert(4 % kAhead == 0, "the rows loaded ahead take slots t % kAhead, a constant in a turn of 4 rows");
+// The walk is unrolled by a turn of kTurn rows, so that row t's slots in the
+// column sums' rings (t % 4) and in the rows loaded ahead (t % kAhead) are
+// constants, and the slots stay in registers.
+static_assert(kAhead >= 1, "at least one RGB row is loaded ahead");
+constexpr int kTurn = std::lcm(4, kAhead);  // 4 rows for 1, 2 or 4 ahead; 8 for 8; 12 for 3 or 6
+static_assert(kRows % kTurn == 0, "a strip is whole turns: kRows must be a multiple of lcm(4, kAhead)");
 
 // Four bytes as one 32-bit word, b0 the lowest: the weights dp4a takes.
 constexpr unsigned bytes4(int b0, int b1, int b2, int b3) {
@@ -221,12 +226,12 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v8(Params p) {
 
     // Row t of the walk: grey row t, its row sums into the column sums, and
     // from t = 2 kRadius on the blurred row 3 above it; from t = 2 kHalo on,
-    // the edge row one above that. `slot` is t % 4, a constant wherever this
-    // is called (the loops below are unrolled by 4), so the rings stay in
-    // registers. `way` is a type, Way<words, clamp_rows>: each way gets a
-    // walk of its own with no branch per row (a branch would make the
-    // compiler copy the rows loaded ahead into the same registers on both
-    // sides, and the copy waits for the load).
+    // the edge row one above that. `slot` is t % kTurn, a constant wherever
+    // this is called (the loops below are unrolled by kTurn), so the rings and
+    // the rows loaded ahead stay in registers. `way` is a type, Way<words,
+    // clamp_rows>: each way gets a walk of its own with no branch per row (a
+    // branch would make the compiler copy the rows loaded ahead into the same
+    // registers on both sides, and the copy waits for the load).
     Lane s{};
     const auto row = [&](int t, int slot, auto way) {
         constexpr bool kWords = decltype(way)::words, kClampRows = decltype(way)::clamp_rows;
@@ -246,8 +251,8 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v8(Params p) {
         }
         const RowSums sums =
             row_pass(__shfl_up_sync(0xffffffffu, greys, 1), greys, __shfl_down_sync(0xffffffffu, greys, 1));
-        s.lo.push(sums.lo, slot);
-        s.hi.push(sums.hi, slot);
+        s.lo.push(sums.lo, slot % 4);
+        s.hi.push(sums.hi, slot % 4);
         if (t < 2 * kRadius) return;
 
         // Blurred row by = gy - 3, its high bytes packed into one word; the
@@ -296,13 +301,15 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v8(Params p) {
             for (int a = 0; a < kAhead; ++a) load_row(a, s.ahead[a], way);
                 // The first 2 kHalo rows only fill the column sums and windows.
 #pragma unroll
-        for (int t = 0; t < 2 * kHalo; ++t) row(t, t % 4, way);
-        // Then 4 rows a turn, to the strip's last row or the image's.
+        for (int t = 0; t < 2 * kHalo; ++t) row(t, t % kTurn, way);
+        // Then a turn of kTurn rows at a time, to the strip's last row or the
+        // image's (a strip's rows are whole turns; at the image's last rows a
+        // turn may run past them, below the image: clamped, nothing written).
         const int last = 2 * kHalo + min(kRows, p.height - ys);
 #pragma unroll 1
-        for (int t0 = 2 * kHalo; t0 < last; t0 += 4)
+        for (int t0 = 2 * kHalo; t0 < last; t0 += kTurn)
 #pragma unroll
-            for (int j = 0; j < 4; ++j) row(t0 + j, j, way);
+            for (int j = 0; j < kTurn; ++j) row(t0 + j, (2 * kHalo + j) % kTurn, way);
     };
     if (!words)
         walk(Way<false, true>{});
