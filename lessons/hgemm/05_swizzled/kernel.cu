@@ -150,8 +150,9 @@ __global__ void __launch_bounds__(kThreads)
     // TODO(step 05): one chunk per copy: row = v / kChunks, chunk = v %
     // kChunks, to its swizzled place in the stage. Work the places out once,
     // before the loop: copy n is stored n * kThreads chunks after copy 0 (the
-    // swizzle repeats). With kWhole, copy 16 bytes from pointers moved on by
-    // one tile per fetch, with no bounds; otherwise copy_8_halves_async.
+    // swizzle repeats). With kWhole, copy 16 bytes (a cp.async.cg of 16, as
+    // course::device::copy_async<16> issues it) from pointers moved on by one
+    // tile per fetch, with no bounds; otherwise copy_8_halves_async.
     const auto fetch = [&](int k0, int stage) {
 #pragma unroll
         for (int n = 0; n < BM * BK / 8 / kThreads; ++n) {

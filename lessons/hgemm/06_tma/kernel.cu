@@ -303,6 +303,11 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
     // on. For B: terms l % 16, chunk (warp_col + 16 j) / 8 + l / 16 for
     // fragment pair j, in at_b[j]; step ks is 16 ks rows further on. "16 rows
     // further on" is a constant because the swizzle repeats every 16 rows.
+    // TODO(step 06): the addresses of the TMA's layout: tma_swizzled<BM> for A
+    // and tma_swizzled<BK> for B in place of swizzled. 16 rows further on is
+    // then 16 rows of one box, 16 x 128 bytes, for B too (not 16 rows of its
+    // 512-byte tile rows): kRows16BBytes and this static_assert change with
+    // it. Or work the addresses out in load_fragments, with tma_swizzled.
     static_assert(swizzle_repeats_every<T::kChunksA>(16) && swizzle_repeats_every<T::kChunksB>(16),
                   "the next 16 rows of a tile are stored as the first 16 are, 16 rows further on");
     constexpr std::uint32_t kRows16ABytes = 16 * T::kChunksA * 16, kRows16BBytes = 16 * T::kChunksB * 16;

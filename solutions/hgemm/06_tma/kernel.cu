@@ -3,9 +3,10 @@
 // Step 05's kernel (128 x 256 block tiles, 8 warps of 64 x 64, four stages,
 // ldmatrix and mma.sync, the next fragments loaded one step ahead), with one
 // change: the copies. In step 05 every thread issued 16-byte cp.async copies,
-// 6 per tile of 32 terms (2 of A's, 4 of B's), each with its own address
-// arithmetic and bounds check. Here one thread issues the whole stage to the
-// Tensor Memory Accelerator (TMA), one instruction per box:
+// 6 per tile of 32 terms (2 of A's, 4 of B's), from places and sources kept
+// in registers (and, where the shape is not whole tiles, each with its own
+// bounds check). Here one thread issues the whole stage to the Tensor Memory
+// Accelerator (TMA), one instruction per box:
 //
 //   cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 //
