@@ -90,10 +90,12 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
 
 // Checks `launch` on matrices that start 1 or 8 elements past their
 // allocations (2 or 16 bytes for A and B, 4 or 32 bytes for C), at a shape
-// that is a multiple of every tile: a kernel that loads whole tiles with WMMA
-// or 16-byte loads without checking the alignment reads misaligned addresses.
+// that is a multiple of every step's tile (up to 128 x 256 x 64, so that the
+// whole-tile paths would run but for the alignment): a kernel that loads whole
+// tiles with WMMA or 16-byte loads without checking the alignment reads
+// misaligned addresses.
 inline void check_misaligned(Launcher launch, std::uint64_t seed) {
-    const Shape shape{256, 128, 64};
+    const Shape shape{256, 256, 64};
     for (const std::size_t offset : {1, 8}) {
         CAPTURE(offset);
         Problem problem(shape, seed + offset, offset);
