@@ -56,6 +56,14 @@ Each figure must be one of:
    2.81x, 106.9%)", up to a semicolon, "(H100: SM 64.3%; H200: SM 66.4%)" each GPU's part
    ("(H100, Nsight Compute; H200: 17.4%)": the H200's part), and a figure followed by its GPU
    in parentheses, "49.02% (H100) and 50.25% (H200)".
+   **A section that names one GPU** as the GPU of its figures, its first paragraph beginning
+   with that GPU's name and its first sentence naming no other ("NVIDIA H200 (sm_90, ...), CUDA
+   13.0.": README.md's measured results; "NVIDIA H100 80GB HBM3 and NVIDIA H200, ..." names
+   both, so neither), takes every figure outside the other GPU's parentheses from that GPU's
+   reports and exports alone, where its table's row or column does not name a GPU (in a track's
+   row of README.md quoting a report that a path names, `slides/data/h100/...`, the path's GPU's):
+   the H100's value beside "(H100: 95.4%)" fails there, even of four digits, as the H200's inside
+   the parenthesis does.
    A ladder copied into a code block, as the program prints it, is checked more strictly: its
    problem line must be that of a ladder of a report of the GPU named beside the block (a
    `slides/data/<gpu>/` path, or "H100"/"H200" in the lines around it), and each row a row of
@@ -67,7 +75,9 @@ Each figure must be one of:
    shared wavefronts per shared load instruction, threads per instruction, or one kernel's
    value over another's of the same metric (also as a percentage). A lesson README is checked
    against its lesson's exports, a track's other texts against the track's, README.md against
-   all (a table row of a track's, above, its track's); a section that names a GPU ("H200", `slides/data/h200/...`) against that GPU's alone.
+   all (a table row of a track's, above, its track's); a section that names a GPU ("H200",
+   `slides/data/h200/...`) against that GPU's alone (a section of one GPU's figures, above:
+   outside the other GPU's parentheses, that GPU's).
    A figure listed below for another reason than ncu is not looked for there. In a lesson
    README's "See it in Nsight Compute" section that names no report, once the lesson has
    exports for the GPUs the section names, a figure is looked for in the exports alone (a
@@ -737,6 +747,32 @@ def gpu_parts(line):
     return aside_gpus(line) + [(m.start(), m.end(), "h" + m.group(1)[1:]) for m in FIGURE_OF_GPU.finditer(line)]
 
 
+def section_gpus(lines):
+    """For each line, the one GPU its section (from a `## ` heading to the next) is of, or None: a
+    section whose first paragraph begins with a GPU's name and whose first sentence names no
+    other ("NVIDIA H200 (sm_90, ...), CUDA 13.0. ...", README.md's measured results) gives that
+    GPU's figures, the other GPU's standing in their parentheses ("(H100: 95.4%)"). A first
+    sentence that names both ("NVIDIA H100 80GB HBM3 and NVIDIA H200, ...") names no one GPU."""
+    result, gpu = [None] * len(lines), None
+    for i, line in enumerate(lines):
+        if line.startswith("## "):
+            gpu, j = None, i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            first = []
+            while j < len(lines) and lines[j].strip() and not lines[j].startswith(("#", "|", "```")):
+                first.append(lines[j].strip())
+                j += 1
+            sentence = re.split(r"(?<=\.)\s", " ".join(first), maxsplit=1)[0]
+            named = gpus_in(sentence)
+            if len(named) == 1 and re.match(r"\**(NVIDIA\s+)?H(100|200)\b", sentence):
+                gpu = next(iter(named))
+        elif line.startswith("# "):
+            gpu = None
+        result[i] = gpu
+    return result
+
+
 def cell_at(line, position):
     """The index of a table row's cell that holds the character at position."""
     return line[:position].count("|") - line[:position].count("\\|") - 1
@@ -945,6 +981,9 @@ def main():
         paragraphs = paragraph_of(lines)
         # A table's row or column that names its GPU takes its figures from that GPU's reports
         cell_gpus = table_gpus(lines)
+        # A section of one GPU's figures (README.md's measured results: "NVIDIA H200 ...") takes
+        # those outside the other GPU's parentheses, where its table does not say, from that GPU's
+        section_gpu = section_gpus(lines)
         values_of = {None: values}
         step_rows = {}
         for gpu in ("h100", "h200"):
@@ -1006,12 +1045,15 @@ def main():
                 gpu = cell_gpus[index](cell_at(line, position)) if index in cell_gpus else None
                 aside = next((g for a, b, g in asides if a <= position < b), None)
                 gpu = aside or gpu
+                quoted = quoted_report(line, position) if index in row_tracks else None
+                of_section = not gpu and index not in cell_gpus and section_gpu[index] is not None
+                if of_section:
+                    # the section's GPU, or the one of the path that names the report quoted
+                    gpu = quoted and quoted[0] or section_gpu[index]
                 named = named_reports(paragraphs[index], reports, gpu)
-                quoted = None
                 if index in row_tracks:
                     # a track's row quotes its track's reports; after a report's name, up to the
                     # next, that report's alone
-                    quoted = quoted_report(line, position)
                     named = row_reports(paragraphs[index], quoted, line_scope, gpu)
                 values = line_values_of[gpu]
                 shown = float(token.replace(",", ""))
@@ -1105,7 +1147,8 @@ def main():
                                    "*.json" if quoted is None else ".json (the report its row names before it; "
                                    "of four digits or more, of %s*.json)" % line_track,
                                    "" if gpu is None else " (%s names the %s%s)" % (
-                                       "its parenthesis" if aside else "its table's row or column", gpu.upper(),
+                                       "its parenthesis" if aside else "its section" if of_section
+                                       else "its table's row or column", gpu.upper(),
                                        "; its row, step %s's values" % step.group(1) if step else ""),
                                    "" if ncu_values is None else " nor in its ncu exports", LIST.name,
                                    line.strip()[:140]))
@@ -1125,7 +1168,7 @@ def main():
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
-          "column, or a parenthesis \"(H100: ...)\", names, %d thresholds of tests/speed_rule.h; %d problem(s)"
+          "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_rule.h; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], len(problems)))
     return 1 if problems else 0

@@ -15,7 +15,9 @@ text it quotes the same metric as the other GPU's figure beside it; an `ncu` ent
 text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
 Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h; in
 README.md, a row naming a track takes its figures from that track's reports alone, and after a
-report's name from that report: another track's figure fails there, even one of four digits.
+report's name from that report: another track's figure fails there, even one of four digits; and
+in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
+GPU's parenthesis is that GPU's: the H100's figure there fails.
 """
 
 import importlib.util
@@ -419,6 +421,33 @@ class ReadmeRows(unittest.TestCase):
         status, out = self.course(README_ROW.replace("(H100: 96.8%)", "(H100: 95.4%)"))
         self.assertEqual(status, 1, out)
         self.assertIn("95.4 is not in slides/data/h100/hgemm-8192.json", out)
+
+    def test_a_section_of_one_gpu_takes_its_figures_outside_the_parentheses_from_that_gpus_reports(self):
+        # the section's first sentence names the H200 alone: its figures outside "(H100: ...)" are
+        # the H200's, those inside the H100's
+        intro = ("NVIDIA H200 (sm_90), CUDA 13.0. Each row is taken from the reports it names in "
+                 "`slides/data/h200/`; the same reports from an NVIDIA H100, in `slides/data/h100/`, give the "
+                 "figures in parentheses.\n\n")
+        status, out = self.course(intro + README_ROW)
+        self.assertEqual(status, 0, out)
+        # 96.8% is the H100's hgemm-8192.json's alone: outside the parenthesis it fails
+        h100 = README_ROW.replace("step 09 at 98.1% of cuBLAS", "step 09 at 96.8% of cuBLAS")
+        status, out = self.course(intro + h100)
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:9: 96.8 is not in slides/data/h200/hgemm-8192.json", out)
+        self.assertIn("(its section names the H200)", out)
+        # so does a time of four digits of the H100's hgemm.json
+        status, out = self.course(intro + README_ROW.replace("step 09 0.1924 ms", "step 09 0.1959 ms"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:9: 0.1959 is not in slides/data/h200/hgemm.json", out)
+        # and the H200's figure in the H100's parenthesis
+        status, out = self.course(intro + README_ROW.replace("(H100: 96.8%)", "(H100: 98.1%)"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("98.1 is not in slides/data/h100/hgemm-8192.json", out)
+        # a section whose first sentence names both GPUs is neither's: either GPU's report, as before
+        both = intro.replace("NVIDIA H200 (sm_90)", "NVIDIA H100 and NVIDIA H200 (sm_90)")
+        status, out = self.course(both + h100)
+        self.assertEqual(status, 0, out)
 
 
 class TrackTexts(unittest.TestCase):
