@@ -12,18 +12,15 @@
 #       SOURCE: its kernel.cu, for the messages. Stops with exit 77 without a
 #       GPU, 2 without the build folder, ninja or the object; builds
 #       course-ladders and enters BUILD.
-#   sweep_build DIR DEFINES [OTHER]
+#   sweep_build DIR DEFINES
 #       compiles SOURCE with DEFINES (and ptxas's report, -Xptxas -v) into DIR,
 #       archives it and links DIR/course-ladders; the logs are DIR/compile.log
-#       and DIR/link.log. With OTHER (a path from the project's root, like
-#       SOURCE), that file is compiled in SOURCE's place, with the same
-#       command. Returns 0 when built, 1 when it does not compile, 2 when it
-#       does not link.
+#       and DIR/link.log. Returns 0 when built, 1 when it does not compile, 2
+#       when it does not link.
 
 sweep_setup() {
-    local name=$1 build=$2
+    local name=$1 build=$2 source=$4
     sweep_lib=$3
-    sweep_source=$4
     if ! command -v nvidia-smi > /dev/null || ! nvidia-smi > /dev/null 2>&1; then
         echo "$name: no GPU (nvidia-smi found none): nothing built or timed" >&2
         exit 77
@@ -48,7 +45,7 @@ sweep_setup() {
     pattern="^$(printf '%s' "$sweep_lib" | sed 's/\./\\./g')\\.p/[^:]*kernel\\.cu\\.o"
     sweep_obj=$("$sweep_ninja" -t targets all | grep -o "$pattern" | head -n 1)
     if [ -z "$sweep_obj" ]; then
-        echo "$name: no object of $sweep_source in $build" >&2
+        echo "$name: no object of $source in $build" >&2
         exit 2
     fi
     sweep_compile=$("$sweep_ninja" -t commands "$sweep_obj" | tail -n 1)
@@ -57,13 +54,10 @@ sweep_setup() {
 }
 
 sweep_build() {
-    local dir=$1 defines=$2 other=${3:-}
+    local dir=$1 defines=$2
     mkdir -p "$dir"
     # The object's path holds the library's, so it is replaced first.
     local c=${sweep_compile//"$sweep_obj"/"$dir/kernel.cu.o"}
-    # The source's path in the command ends with SOURCE (absolute, or
-    # relative to the build folder).
-    if [ -n "$other" ]; then c=${c//"$sweep_source"/"$other"}; fi
     local a=${sweep_archive//"$sweep_obj"/"$dir/kernel.cu.o"}
     a=${a//"$sweep_lib"/"$dir/lib.a"}
     local l=${sweep_link//"$sweep_lib"/"$dir/lib.a"}

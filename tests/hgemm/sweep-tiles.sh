@@ -12,15 +12,12 @@
 # The build folder itself is not changed: its own course-ladders keeps the
 # default configuration.
 #
-# A candidate may name more defines after its six numbers, NAME=VALUE each,
-# passed as -DNAME=VALUE.
-#
 # Usage: tests/hgemm/sweep-tiles.sh [BUILD_DIR [SIZE...]]
 #   BUILD_DIR  a configured build (default build-gpu, as .ci/gpu-check makes it)
 #   SIZE       --size values (default 4096 8192)
 #   REPS       environment: --reps for each ladder (default 20)
 #   CANDIDATES environment: the candidates, one "BM BN BK WARPS_M WARPS_N
-#              STAGES [NAME=VALUE...]" per line (default: the list below)
+#              STAGES" per line (default: the list below)
 #
 # The table: per candidate and size, step 05's median time, its TFLOP/s, its
 # fraction of cuBLAS's speed in the same ladder (cuBLAS time / step 05 time),
@@ -38,7 +35,7 @@ sizes=("$@")
 if [ ${#sizes[@]} -eq 0 ]; then sizes=(4096 8192); fi
 reps=${REPS:-20}
 
-# BM BN BK WARPS_M WARPS_N STAGES [NAME=VALUE...]: the block tile the other
+# BM BN BK WARPS_M WARPS_N STAGES: the block tile the other
 # way round (256 x 128 and 128 x 256), 32 or 64 terms per stage, 3 or 4
 # stages. Every one has 64 x 64 warp tiles (the grading test's rule for step
 # 05) and fits the 227 KiB a Hopper block may have.
@@ -58,7 +55,7 @@ results="$work/results.tsv"
 : > "$results"
 
 n=0
-while read -r bm bn bk wm wn stages extra <&3; do
+while read -r bm bn bk wm wn stages <&3; do
     [ -z "${bm:-}" ] && continue
     n=$((n + 1))
     name="${bm}x${bn}x${bk}, ${wm}x${wn} warps, ${stages} stages"
@@ -66,14 +63,6 @@ while read -r bm bn bk wm wn stages extra <&3; do
     mkdir -p "$dir"
     defines="-DHGEMM05_BM=$bm -DHGEMM05_BN=$bn -DHGEMM05_BK=$bk -DHGEMM05_WARPS_M=$wm -DHGEMM05_WARPS_N=$wn"
     defines+=" -DHGEMM05_STAGES=$stages"
-    for define in ${extra:-}; do
-        if ! [[ $define =~ ^[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.+-]*$ ]]; then
-            echo "sweep-tiles: \"$define\" (candidate $n) is not NAME=VALUE" >&2
-            exit 2
-        fi
-        defines+=" -D$define"
-        name+=", $define"
-    done
     echo "== $name" >&2
     status=0
     sweep_build "$dir" "$defines" || status=$?
