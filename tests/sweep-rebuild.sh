@@ -17,6 +17,12 @@
 #       archives it and links DIR/course-ladders; the logs are DIR/compile.log
 #       and DIR/link.log. Returns 0 when built, 1 when it does not compile, 2
 #       when it does not link.
+#   sweep_ptxas LOG ENTRY
+#       ptxas's report in LOG (a compile.log of sweep_build): one line per
+#       kernel whose entry function matches ENTRY, a Python regular expression
+#       searched in its mangled name, in the log's order: "KEY REGISTERS
+#       SPILL_BYTES", KEY being ENTRY's groups joined by commas ("?" for a
+#       number the log does not give).
 
 sweep_setup() {
     local name=$1 build=$2 source=$4
@@ -64,4 +70,25 @@ sweep_build() {
     l=${l//"-o lessons/course-ladders "/"-o $dir/course-ladders "}
     eval "$c $defines -Xptxas -v" > "$dir/compile.log" 2>&1 || return 1
     { eval "$a" > "$dir/link.log" 2>&1 && eval "$l" >> "$dir/link.log" 2>&1; } || return 2
+}
+
+sweep_ptxas() {
+    python3 - "$1" "$2" << 'EOF'
+import re, sys
+log, entry = sys.argv[1], re.compile(sys.argv[2])
+kernels, current = [], None
+for line in open(log):
+    if "Compiling entry function" in line:
+        m = entry.search(line)
+        current = {"key": ",".join(m.groups()), "regs": "?", "spills": "?"} if m else None
+        if current:
+            kernels.append(current)
+    used, spill = re.search(r"Used (\d+) registers", line), re.search(r"(\d+) bytes spill stores", line)
+    if current is not None and used:
+        current["regs"] = used.group(1)
+    if current is not None and spill:
+        current["spills"] = spill.group(1)
+for k in kernels:
+    print(k["key"], k["regs"], k["spills"])
+EOF
 }

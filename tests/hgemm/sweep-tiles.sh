@@ -73,24 +73,9 @@ while read -r bm bn bk wm wn stages <&3; do
     fi
     # ptxas's registers and spill stores, per kernel of the file: each
     # pipeline's whole-tile and checked instantiations.
-    ptxas=$(python3 - "$dir/compile.log" << 'EOF'
-import re, sys
-out, name, spill = [], None, "?"
-for line in open(sys.argv[1]):
-    m = re.search(r"Compiling entry function '.*?(hgemm_\w+?)INS_8PipelineILi(\d+)ELi(\d+)EEELb([01])E", line)
-    if m:
-        name = "%s<%s,%s,%s>" % (m.group(1), m.group(2), m.group(3), "whole" if m.group(4) == "1" else "checked")
-        continue
-    m = re.search(r"(\d+) bytes spill stores", line)
-    if m:
-        spill = m.group(1)
-    m = re.search(r"Used (\d+) registers", line)
-    if m and name:
-        out.append("%s %s regs %s B spilled" % (name, m.group(1), spill))
-        name, spill = None, "?"
-print("; ".join(out) or "?")
-EOF
-)
+    ptxas=$(sweep_ptxas "$dir/compile.log" '(hgemm_\w+?)INS_8PipelineILi(\d+)ELi(\d+)EEELb([01])E' |
+        awk -F'[ ,]' '{ printf "%s%s<%s,%s,%s> %s regs %s B spilled", (NR > 1 ? "; " : ""), $1, $2, $3,
+                        ($4 == 1 ? "whole" : "checked"), $5, $6 } END { if (NR == 0) printf "?" }')
     if [ $status -eq 2 ]; then
         tail -n 3 "$dir/link.log" >&2
         printf '%s\t%s\t%s\n' "$name" "-" "does not link" >> "$results"

@@ -168,21 +168,11 @@ for n in $(seq 1 "$count"); do
         printf '%s\t%s\t%s\n' "${names[n]}" "-" "$(cat "$dir/status" 2> /dev/null || echo "not built")" >> "$results"
         continue
     fi
-    read -r p s < <(python3 - "$dir/compile.log" << 'EOF'
-import re, sys
-kernels, current = {}, None
-for line in open(sys.argv[1]):
-    entry = re.search(r"Compiling entry function '.*EdgesE(\d)", line)
-    if entry:
-        current = kernels.setdefault(entry.group(1), {})
-    used, spill = re.search(r"Used (\d+) registers", line), re.search(r"(\d+) bytes spill stores", line)
-    if current is not None and used:
-        current["regs"] = used.group(1)
-    if current is not None and spill:
-        current["spills"] = spill.group(1)
-order = [kernels.get(e, {}) for e in "012"]
-print("/".join(k.get("regs", "?") for k in order) + "_regs",
-      "/".join(k.get("spills", "?") for k in order) + "_bytes_spilled")
+    read -r p s < <(python3 - "$(sweep_ptxas "$dir/compile.log" 'EdgesE(\d)')" << 'EOF'
+import sys
+kernels = {key: (regs, spills) for key, regs, spills in (line.split() for line in sys.argv[1].splitlines())}
+order = [kernels.get(e, ("?", "?")) for e in "012"]
+print("/".join(k[0] for k in order) + "_regs", "/".join(k[1] for k in order) + "_bytes_spilled")
 EOF
     )
     ptxas[n]=${p//_/ }

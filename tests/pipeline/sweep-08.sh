@@ -168,24 +168,15 @@ for n in $(seq 1 "$count"); do
     # calculator): a warp's registers allocated 256 at a time, 16384
     # registers in each quarter of the multiprocessor, whole blocks, at most
     # 64 warps and 32 blocks.
-    compiled=$(python3 - "$dir/compile.log" "${warps[n]}" "$capability" << 'EOF'
-import re, sys
-log, warps, capability = sys.argv[1], int(sys.argv[2]), sys.argv[3].strip()
-kernels, current = {}, None
-for line in open(log):
-    entry = re.search(r"Compiling entry function '.*fused_v8ILb([01])E", line)
-    if entry:
-        current = kernels.setdefault(entry.group(1), {})
-    used, spill = re.search(r"Used (\d+) registers", line), re.search(r"(\d+) bytes spill stores", line)
-    if current is not None and used:
-        current["regs"] = used.group(1)
-    if current is not None and spill:
-        current["spills"] = spill.group(1)
-cells = ["%s regs %s B spilled" % (kernels.get(k, {}).get("regs", "?"), kernels.get(k, {}).get("spills", "?"))
-         for k in "10"]
+    compiled=$(python3 - "$(sweep_ptxas "$dir/compile.log" 'fused_v8ILb([01])E')" "${warps[n]}" "$capability" \
+        << 'EOF'
+import sys
+report, warps, capability = sys.argv[1], int(sys.argv[2]), sys.argv[3].strip()
+kernels = {key: (regs, spills) for key, regs, spills in (line.split() for line in report.splitlines())}
+cells = ["%s regs %s B spilled" % kernels.get(k, ("?", "?")) for k in "10"]
 bound = "-"
-if capability in ("8.0", "9.0") and "regs" in kernels.get("1", {}):
-    per_warp = -(-int(kernels["1"]["regs"]) * 32 // 256) * 256
+if capability in ("8.0", "9.0") and kernels.get("1", ("?",))[0] != "?":
+    per_warp = -(-int(kernels["1"][0]) * 32 // 256) * 256
     blocks = min(4 * (16384 // per_warp) // warps, 64 // warps, 32)
     bound = "%d warps/SM" % (blocks * warps)
 print("\t".join(cells + [bound]))
