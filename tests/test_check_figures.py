@@ -390,37 +390,37 @@ class ReadmeRows(unittest.TestCase):
         run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
         return run.returncode, run.stdout + run.stderr
 
-    def test_a_tracks_row_quotes_its_reports(self):
-        status, out = self.course(README_ROW)
+    def passes(self, table):
+        status, out = self.course(table)
         self.assertEqual(status, 0, out)
+
+    def fails(self, table, *messages):
+        status, out = self.course(table)
+        self.assertEqual(status, 1, out)
+        for message in messages:
+            self.assertIn(message, out)
+
+    def test_a_tracks_row_quotes_its_reports(self):
+        self.passes(README_ROW)
 
     def test_a_figure_of_another_tracks_report_fails(self):
         # 0.4888 ms is matmul.json's: four digits, which anywhere else in README.md may come from
         # any report, but the row names hgemm
         stale = README_ROW.replace("step 09 0.1924 ms", "step 09 0.4888 ms")
-        status, out = self.course(stale)
-        self.assertEqual(status, 1, out)
-        self.assertIn("README.md:7: 0.4888 is not in slides/data/*/hgemm.json", out)
-        status, out = self.course(stale.replace("| hgemm | 4096^3 |", "| all | 4096^3 |"))
-        self.assertEqual(status, 0, out)
+        self.fails(stale, "README.md:7: 0.4888 is not in slides/data/*/hgemm.json")
+        self.passes(stale.replace("| hgemm | 4096^3 |", "| all | 4096^3 |"))
         # a percentage of 97.3 is matmul.json's too
-        status, out = self.course(README_ROW.replace("98.1%", "97.3%"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("97.3 is not in slides/data/*/hgemm-8192.json", out)
+        self.fails(README_ROW.replace("98.1%", "97.3%"), "97.3 is not in slides/data/*/hgemm-8192.json")
 
     def test_a_figure_quotes_the_report_named_before_it(self):
         # 98.1% is hgemm-8192.json's, not hgemm.json's, before whose name it now stands
-        status, out = self.course(README_ROW.replace("(26.74x)", "(26.74x, 98.1%)"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("98.1 is not in slides/data/*/hgemm.json", out)
+        self.fails(README_ROW.replace("(26.74x)", "(26.74x, 98.1%)"), "98.1 is not in slides/data/*/hgemm.json")
         # a figure of four digits may still come from another report of the track
-        status, out = self.course(README_ROW.replace("of cuBLAS (H100", "of cuBLAS, step 09 0.1924 ms at 4096^3 (H100"))
-        self.assertEqual(status, 0, out)
+        self.passes(README_ROW.replace("of cuBLAS (H100", "of cuBLAS, step 09 0.1924 ms at 4096^3 (H100"))
         # the H100's parenthesis after hgemm-8192.json quotes the H100's hgemm-8192.json: 95.4% is
         # its hgemm.json's
-        status, out = self.course(README_ROW.replace("(H100: 96.8%)", "(H100: 95.4%)"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("95.4 is not in slides/data/h100/hgemm-8192.json", out)
+        self.fails(README_ROW.replace("(H100: 96.8%)", "(H100: 95.4%)"),
+                   "95.4 is not in slides/data/h100/hgemm-8192.json")
 
     def test_a_section_of_one_gpu_takes_its_figures_outside_the_parentheses_from_that_gpus_reports(self):
         # the section's first sentence names the H200 alone: its figures outside "(H100: ...)" are
@@ -428,26 +428,20 @@ class ReadmeRows(unittest.TestCase):
         intro = ("NVIDIA H200 (sm_90), CUDA 13.0. Each row is taken from the reports it names in "
                  "`slides/data/h200/`; the same reports from an NVIDIA H100, in `slides/data/h100/`, give the "
                  "figures in parentheses.\n\n")
-        status, out = self.course(intro + README_ROW)
-        self.assertEqual(status, 0, out)
+        self.passes(intro + README_ROW)
         # 96.8% is the H100's hgemm-8192.json's alone: outside the parenthesis it fails
         h100 = README_ROW.replace("step 09 at 98.1% of cuBLAS", "step 09 at 96.8% of cuBLAS")
-        status, out = self.course(intro + h100)
-        self.assertEqual(status, 1, out)
-        self.assertIn("README.md:9: 96.8 is not in slides/data/h200/hgemm-8192.json", out)
-        self.assertIn("(its section names the H200)", out)
+        self.fails(intro + h100,
+                   "README.md:9: 96.8 is not in slides/data/h200/hgemm-8192.json", "(its section names the H200)")
         # so does a time of four digits of the H100's hgemm.json
-        status, out = self.course(intro + README_ROW.replace("step 09 0.1924 ms", "step 09 0.1959 ms"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("README.md:9: 0.1959 is not in slides/data/h200/hgemm.json", out)
+        self.fails(intro + README_ROW.replace("step 09 0.1924 ms", "step 09 0.1959 ms"),
+                   "README.md:9: 0.1959 is not in slides/data/h200/hgemm.json")
         # and the H200's figure in the H100's parenthesis
-        status, out = self.course(intro + README_ROW.replace("(H100: 96.8%)", "(H100: 98.1%)"))
-        self.assertEqual(status, 1, out)
-        self.assertIn("98.1 is not in slides/data/h100/hgemm-8192.json", out)
+        self.fails(intro + README_ROW.replace("(H100: 96.8%)", "(H100: 98.1%)"),
+                   "98.1 is not in slides/data/h100/hgemm-8192.json")
         # a section whose first sentence names both GPUs is neither's: either GPU's report, as before
         both = intro.replace("NVIDIA H200 (sm_90)", "NVIDIA H100 and NVIDIA H200 (sm_90)")
-        status, out = self.course(both + h100)
-        self.assertEqual(status, 0, out)
+        self.passes(both + h100)
 
 
 class TrackTexts(unittest.TestCase):
