@@ -78,6 +78,8 @@ TEST_CASE("every shared option, both spellings") {
     CHECK_FALSE(options.profile);
     CHECK(parse_options({"-h"}).help);
     CHECK(parse_options({"--reps", "3", "--profile"}).profile);
+    CHECK_FALSE(options.profile_ranges);
+    CHECK(parse_options({"--profile-ranges", "--reps", "1"}).profile_ranges);
     CHECK(parse_options({}).format == course::Format::table);
 }
 
@@ -104,6 +106,10 @@ TEST_CASE("mistakes get one line each") {
     CHECK(error_of({"--format", "xml"}) == "--format: \"xml\" is not one of table, csv, json");
     CHECK(error_of({"--seed", "-1"}) == "--seed: \"-1\" must not be negative");
     CHECK(error_of({"--profile=yes"}) == "--profile takes no value");
+    CHECK(error_of({"--profile-ranges=1"}) == "--profile-ranges takes no value");
+    CHECK(error_of({"--profile", "--profile-ranges"}) ==
+          "--profile and --profile-ranges: choose one (--profile runs ncu itself; --profile-ranges is for an ncu "
+          "command of your own)");
     CHECK(error_of({"--block", "8x8"}) == "unknown option \"--block\" (try --help)");  // not declared here
 }
 
@@ -119,6 +125,7 @@ TEST_CASE("usage text lists the shared and the track's options") {
     CHECK(text.find("--size S       number of floats") != std::string::npos);
     CHECK(text.find("--block WxH    shape (default 16x16)") != std::string::npos);
     CHECK(text.find("--profile      runs the ladder's kernels once more under Nsight Compute") != std::string::npos);
+    CHECK(text.find("--profile-ranges  for your own `ncu --profile-from-start off ...`") != std::string::npos);
 }
 
 TEST_CASE("the course program refuses a track option that no chosen track takes") {

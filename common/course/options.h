@@ -9,6 +9,11 @@
 //   --seed N      seed of the random inputs
 //   --profile     the ladder's kernels once more under Nsight Compute (ncu),
 //                 as columns of the ladder (course/profile.h)
+//   --profile-ranges  for an ncu command of your own: checks and times
+//                 nothing; each rung's kernels run once to warm up, then once
+//                 inside a profiler range (as in --profile's run under ncu),
+//                 so that `ncu --profile-from-start off` sees each kernel as
+//                 the ladder runs it, without a launcher's first-call work
 //
 // Sizes accept powers of two, as the course writes them: 4096, 2^22, 2^22+3.
 // Every mistake gets a one-line message and exit code 2, never a crash.
@@ -41,6 +46,7 @@ struct Options {
     std::uint64_t seed = 20240521;
     bool help = false;
     bool profile = false;
+    bool profile_ranges = false;
     std::vector<std::string> positional;       // e.g. track names for the course program
     std::map<std::string, std::string> extra;  // track options, defaults filled in
     std::vector<std::string> given;            // the track options typed on the command line, in order

@@ -185,6 +185,9 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
         } else if (name == "profile") {
             if (has_value) throw UsageError("--profile takes no value");
             options.profile = true;
+        } else if (name == "profile-ranges") {
+            if (has_value) throw UsageError("--profile-ranges takes no value");
+            options.profile_ranges = true;
         } else if (options.extra.count(name) != 0) {
             options.extra[name] = take_value();
             options.given.push_back(name);
@@ -192,6 +195,9 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
             throw UsageError("unknown option \"--" + name + "\" (try --help)");
         }
     }
+    if (options.profile && options.profile_ranges)
+        throw UsageError("--profile and --profile-ranges: choose one (--profile runs ncu itself; --profile-ranges "
+                         "is for an ncu command of your own)");
     return options;
 }
 
@@ -209,7 +215,9 @@ std::string usage_text(const std::string& program, const std::string& about, con
         << "  --format F     table (default), csv or json\n"
         << "  --seed N       seed of the random inputs\n"
         << "  --profile      runs the ladder's kernels once more under Nsight Compute (ncu on the PATH) and adds\n"
-        << "                 profile columns: DRAM %, SM %, occupancy and the limiter\n";
+        << "                 profile columns: DRAM %, SM %, occupancy and the limiter\n"
+        << "  --profile-ranges  for your own `ncu --profile-from-start off ...`: checks and times nothing; runs\n"
+        << "                 each kernel once to warm up, then once inside a profiler range, which ncu profiles\n";
     for (const auto& spec : extras) {
         std::string left = "--" + spec.name + " " + spec.value_name;
         if (left.size() < 15) left.resize(15, ' ');
