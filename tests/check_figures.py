@@ -118,7 +118,7 @@ Each figure must be one of:
    as the README writes it now (the export's first line): one measured with a command since
    changed, or for a command the README no longer has, fails.
 
-A figure equal to a threshold of tests/speed_rule.h (`inline constexpr double ... = 0.85;`) is
+A figure equal to a threshold of tests/speed_verdict.h (`inline constexpr double ... = 0.85;`) is
 the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast").
 
 Grading sections are checked like the rest: a race figure typed from a run fails (a text names
@@ -158,14 +158,14 @@ EXPORT = re.compile(r"^([a-z0-9]+)-(\d\d)(?:-\d+)?\.csv$")
 LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 
 
-# The grading rule's thresholds (tests/speed_rule.h: `inline constexpr double kName = 0.85;`): a
+# The grading rule's thresholds (tests/speed_verdict.h: `inline constexpr double kName = 0.85;`): a
 # rule, not a measurement, so a text may state them anywhere ("at least 0.85x as fast").
 RULE_CONSTANT = re.compile(r"^\s*inline\s+constexpr\s+double\s+(\w+)\s*=\s*(\d+\.\d+)\s*;", re.M)
 
 
 def rule_constants():
-    """The thresholds tests/speed_rule.h defines, as the strings a text writes them ("0.85")."""
-    header = ROOT / "tests" / "speed_rule.h"
+    """The thresholds tests/speed_verdict.h defines, as the strings a text writes them ("0.85")."""
+    header = ROOT / "tests" / "speed_verdict.h"
     return {value for _, value in RULE_CONSTANT.findall(header.read_text())} if header.exists() else set()
 
 # A lesson README's section of Nsight Compute commands (slides/data/ncu_commands.py reads them there)
@@ -1168,7 +1168,7 @@ def main():
     print("figures: %d ladder rows checked against their reports, %d figures found in the reports, "
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
-          "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_rule.h; %d problem(s)"
+          "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], len(problems)))
     return 1 if problems else 0

@@ -20,10 +20,14 @@ void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& res
     std::FILE* file = std::fopen(path, "a");
     if (file == nullptr) return;
     for (const SpeedMeasure& measure : result.measures) {
-        const ReportJson line = {
-            {"lesson", lesson},   {"graded", graded ? graded : ""}, {"device", harness().device.name},
-            {"attempt", attempt}, {"measure", measure.what},        {"fraction", measure.fraction},
-            {"minimum", minimum}};
+        const ReportJson line = {{"lesson", lesson},
+                                 {"graded", graded ? graded : ""},
+                                 {"device", harness().device.name},
+                                 {"attempt", attempt},
+                                 {"measure", measure.what},
+                                 {"fraction", measure.fraction},
+                                 {"minimum", minimum},
+                                 {"reference_spread", measure.reference_spread}};
         std::fputs((line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), file);
     }
     std::fclose(file);
@@ -34,6 +38,10 @@ std::string summary(const SpeedAttempt& attempt, double minimum) {
     for (const SpeedMeasure& measure : attempt.measures) {
         out << (out.tellp() > 0 ? "; " : "") << measure.what << ": " << format_fixed(measure.fraction, 3)
             << "x the reference solution's speed (at least " << format_fixed(minimum, 2) << "x needed)";
+        if (!(measure.reference_spread <= kMaxReferenceSpread))
+            out << ", but the reference's times spread " << format_fixed(100 * measure.reference_spread, 1)
+                << "% (more than " << format_fixed(100 * kMaxReferenceSpread, 0)
+                << "%): its median is not its speed, so this ladder decides nothing";
     }
     return out.str();
 }
@@ -43,11 +51,13 @@ std::string summary(const SpeedAttempt& attempt, double minimum) {
 void check_speed_rule(const std::string& lesson, const std::function<SpeedAttempt()>& race, const std::string& advice,
                       double minimum) {
     std::string tables;
+    int unsteady = 0;
     for (int attempt = 1; attempt <= kSpeedAttempts; ++attempt) {
         const SpeedAttempt result = race();
         log_attempt(lesson, attempt, result, minimum);
-        bool passed = true;
-        for (const SpeedMeasure& measure : result.measures) passed = passed && measure.fraction >= minimum;
+        const Verdict verdict = verdict_of(result, minimum);
+        const bool passed = verdict == Verdict::passed;
+        if (verdict == Verdict::unsteady) ++unsteady;
         const std::string line = "ladder " + std::to_string(attempt) + " of at most " + std::to_string(kSpeedAttempts) +
                                  ": " + summary(result, minimum);
         if (passed) {
@@ -56,9 +66,15 @@ void check_speed_rule(const std::string& lesson, const std::function<SpeedAttemp
         }
         tables += result.table + line + "\n\n";
     }
-    FAIL_CHECK(lesson << ": the kernel is slower than " << format_fixed(minimum, 2)
-                      << "x the reference solution of the same step in every ladder:\n\n"
-                      << tables << "What to look at: " << advice);
+    if (unsteady == kSpeedAttempts)
+        FAIL_CHECK(lesson << ": no ladder was steady enough to decide (the reference solution's times spread more "
+                          << "than " << format_fixed(100 * kMaxReferenceSpread, 0)
+                          << "% in each): is another process using the GPU?\n\n"
+                          << tables);
+    else
+        FAIL_CHECK(lesson << ": the kernel is slower than " << format_fixed(minimum, 2)
+                          << "x the reference solution of the same step in every ladder that could decide:\n\n"
+                          << tables << "What to look at: " << advice);
 }
 
 std::string solution_title(int step) { return "step " + step_label(step) + ", reference solution"; }
@@ -69,11 +85,11 @@ std::string mark_and_format(Ladder& ladder, std::size_t graded_row) {
     return format_table({harness().device, {ladder}});
 }
 
-double fraction_of_reference(const Ladder& ladder, std::size_t graded_row) {
+SpeedMeasure time_against_reference(const Ladder& ladder, std::size_t graded_row) {
     REQUIRE(graded_row > 0);
     const auto fraction = speedup_vs_previous(ladder, graded_row);
     REQUIRE_MESSAGE(fraction.has_value(), "a row of the race failed its check");
-    return *fraction;
+    return {"time", *fraction, ladder.rungs.at(graded_row - 1).time.spread()};
 }
 
 }  // namespace course::testing

@@ -19,6 +19,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "speed_verdict.h"
 
 #include "course/ladder.h"
 #include "course/track.h"
@@ -38,31 +39,10 @@
 
 namespace course::testing {
 
-// The kernel being graded must run at least this fraction of the reference
-// solution's speed (reference time / its time), in at least one of
-// kSpeedAttempts ladders. Graded against their own second copy, the
-// reference solutions race near 1.0, a few percent either way
-// (`tests/check-grading` prints the fraction each race measured): 0.85
-// leaves room for that noise, and fails a kernel that skips the step's idea
-// wherever the idea pays.
-inline constexpr double kMinimumFractionOfReference = 0.85;
-inline constexpr int kSpeedAttempts = 3;
-
-// One quantity a speed rule compares (most rules have one: the kernel's time).
-struct SpeedMeasure {
-    std::string what;  // "time", "memory-only time"
-    double fraction;   // the reference's time over the graded kernel's: 1 = as fast
-};
-
-// One race: its measures and the ladder as printed.
-struct SpeedAttempt {
-    std::vector<SpeedMeasure> measures;
-    std::string table;
-};
-
-// Runs `race` until every measure of one attempt reaches `minimum`, at most
-// kSpeedAttempts times. Passes quietly apart from the ladder and a summary
-// line; fails with every ladder it ran and `advice` (what to look at).
+// Runs `race` until one attempt passes (verdict_of: every measure reaches
+// `minimum`, against references that ran steadily), at most kSpeedAttempts
+// times. Passes quietly apart from the ladder and a summary line; fails with
+// every ladder it ran, what each said, and `advice` (what to look at).
 // `lesson` names the step ("reduction 03"); with $COURSE_GRADING_LOG set,
 // every attempt is appended to that file as a JSON line (tests/check-grading
 // reads them).
@@ -80,8 +60,9 @@ std::string graded_title(int step);
 std::string mark_and_format(Ladder& ladder, std::size_t graded_row);
 
 // The graded row's time as a fraction of the row before it (the reference
-// solution's). The ladder must have passed its checks.
-double fraction_of_reference(const Ladder& ladder, std::size_t graded_row);
+// solution's), with the spread of the reference's times in this ladder. The
+// ladder must have passed its checks.
+SpeedMeasure time_against_reference(const Ladder& ladder, std::size_t graded_row);
 
 // The race of the tracks whose ladders take a list of steps and return
 // ladders (basics, reduction, matmul): runs `steps` (the previous solution if
@@ -100,7 +81,7 @@ SpeedAttempt race_steps(RunLadder run_ladder, const std::vector<Step>& steps, co
     SpeedAttempt attempt;
     attempt.table = mark_and_format(ladder, graded);
     REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
-    attempt.measures.push_back({"time", fraction_of_reference(ladder, graded)});
+    attempt.measures.push_back(time_against_reference(ladder, graded));
     return attempt;
 }
 

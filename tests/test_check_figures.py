@@ -13,7 +13,7 @@ table's row or column that names a GPU takes its figures from that GPU's reports
 its row of one step that step's values; so does a parenthesis "(H100: ...)", and in a track's
 text it quotes the same metric as the other GPU's figure beside it; an `ncu` entry of a track's
 text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
-Grading section fails, unless it is in the starters table or a threshold of tests/speed_rule.h; in
+Grading section fails, unless it is in the starters table or a threshold of tests/speed_verdict.h; in
 README.md, a row naming a track takes its figures from that track's reports alone, and after a
 report's name from that report: another track's figure fails there, even one of four digits; and
 in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
@@ -63,13 +63,13 @@ class CheckFigures(unittest.TestCase):
                report=None, speed_rule=None):
         """A scratch course; returns (exit status, output) of check_figures.py on it. `extra` is added
         to the lesson's Nsight Compute section; `report`, a time, is written as the one row of a
-        report slides/data/h100/demo.json; `speed_rule`, the text of tests/speed_rule.h."""
+        report slides/data/h100/demo.json; `speed_rule`, the text of tests/speed_verdict.h."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
         (root / "lessons" / "demo" / "01_first").mkdir(parents=True)
         (root / "tests").mkdir()
         if speed_rule is not None:
-            (root / "tests" / "speed_rule.h").write_text(speed_rule)
+            (root / "tests" / "speed_verdict.h").write_text(speed_rule)
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
         (root / "lessons" / "demo" / "01_first" / "README.md").write_text(
@@ -92,7 +92,7 @@ class CheckFigures(unittest.TestCase):
 
     # A lesson's Grading section, checked like the rest of its README: a race figure typed from a
     # run fails; the starters table tests/check-grading writes between its markers is left alone;
-    # a threshold of tests/speed_rule.h is the rule, not a measurement.
+    # a threshold of tests/speed_verdict.h is the rule, not a measurement.
     GRADING = "\n## Grading\n\nYour kernel must run at least 0.85x as fast as the reference solution.\n"
     RULE = "inline constexpr double kMinimumFractionOfReference = 0.85;\ninline constexpr int kSpeedAttempts = 3;\n"
     STARTERS = ("<!-- starters-table: begin (written by tests/check-grading --starters --write-readmes) -->\n"
@@ -109,9 +109,9 @@ class CheckFigures(unittest.TestCase):
     def test_a_race_figure_in_the_starters_table_passes(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
         self.assertEqual(status, 0, out)
-        self.assertIn("1 thresholds of tests/speed_rule.h; 0 problem(s)", out)
+        self.assertIn("1 thresholds of tests/speed_verdict.h; 0 problem(s)", out)
 
-    def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_rule_h(self):
+    def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
         self.assertEqual(status, 0, out)
         # without the header's constant, the same 0.85 is a figure no report holds

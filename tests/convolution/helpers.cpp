@@ -116,12 +116,13 @@ void check_speed(std::vector<Step> steps, bool memory_only_too, const std::strin
         course::testing::SpeedAttempt attempt;
         attempt.table = course::testing::mark_and_format(measured.ladder, graded);
         REQUIRE_MESSAGE(measured.ladder.all_ok(), attempt.table);
-        attempt.measures.push_back({"time", course::testing::fraction_of_reference(measured.ladder, graded)});
+        attempt.measures.push_back(course::testing::time_against_reference(measured.ladder, graded));
         if (memory_only_too) {
             const auto& reference = measured.memory_only.at(graded - 1);
             const auto& mine = measured.memory_only.at(graded);
             REQUIRE((reference.has_value() && mine.has_value()));
-            attempt.measures.push_back({"memory-only time", reference->median_ms / mine->median_ms});
+            attempt.measures.push_back(
+                {"memory-only time", reference->median_ms / mine->median_ms, reference->spread()});
         }
         return attempt;
     };

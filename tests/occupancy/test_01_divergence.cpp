@@ -87,7 +87,7 @@ TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step
             course::testing::SpeedAttempt attempt;
             attempt.table = course::testing::mark_and_format(ladder, 1);
             REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
-            attempt.measures.push_back({"time", course::testing::fraction_of_reference(ladder, 1)});
+            attempt.measures.push_back(course::testing::time_against_reference(ladder, 1));
             return attempt;
         },
         "each case should call its own mix_case<c> once per element, nothing more");

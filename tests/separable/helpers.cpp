@@ -305,7 +305,7 @@ void check_transfer_speed(TransferLauncher reference, TransferLauncher graded, L
             course::testing::SpeedAttempt attempt;
             attempt.table = course::testing::mark_and_format(ladder, graded_row);
             REQUIRE_MESSAGE(ladder.all_ok(), attempt.table);
-            attempt.measures.push_back({"time", course::testing::fraction_of_reference(ladder, graded_row)});
+            attempt.measures.push_back(course::testing::time_against_reference(ladder, graded_row));
             return attempt;
         },
         advice);

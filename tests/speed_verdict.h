@@ -1,0 +1,56 @@
+// What one ladder of a speed race says (tests/speed_rule.h runs the races).
+// Kept apart from the GPU code so that a CPU test checks the decision itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace course::testing {
+
+// The kernel being graded must run at least this fraction of the reference
+// solution's speed (reference time / its time), in at least one of
+// kSpeedAttempts ladders. Graded against their own second copy, the
+// reference solutions race near 1.0, a few percent either way
+// (`tests/check-grading` prints the fraction each race measured): 0.85
+// leaves room for that noise, and fails a kernel that skips the step's idea
+// wherever the idea pays.
+inline constexpr double kMinimumFractionOfReference = 0.85;
+inline constexpr int kSpeedAttempts = 3;
+
+// A ladder decides only if the reference solution ran steadily in it: the
+// spread of its times (interquartile range over median, the ladder's
+// "spread" column) at most this. Steady references spread a few percent,
+// host-to-device transfers up to about a third; a reference that ran at two
+// speeds in one ladder (half its runs twice as slow) has a median that is
+// not its speed, and would pass a kernel far slower than it. Such a ladder
+// is run again, as a slow one is.
+inline constexpr double kMaxReferenceSpread = 0.5;
+
+// One quantity a speed rule compares (most rules have one: the kernel's time).
+struct SpeedMeasure {
+    std::string what;               // "time", "memory-only time"
+    double fraction;                // the reference's time over the graded kernel's: 1 = as fast
+    double reference_spread = 0.0;  // the reference's interquartile range over its median, in this ladder
+};
+
+// One race: its measures and the ladder as printed.
+struct SpeedAttempt {
+    std::vector<SpeedMeasure> measures;
+    std::string table;
+};
+
+enum class Verdict {
+    passed,    // every measure reaches the minimum, against a steady reference
+    slow,      // a measure is below the minimum, against a steady reference
+    unsteady,  // a reference's spread is over kMaxReferenceSpread: this ladder decides nothing
+};
+
+inline Verdict verdict_of(const SpeedAttempt& attempt, double minimum) {
+    for (const SpeedMeasure& measure : attempt.measures)
+        if (!(measure.reference_spread <= kMaxReferenceSpread)) return Verdict::unsteady;
+    for (const SpeedMeasure& measure : attempt.measures)
+        if (!(measure.fraction >= minimum)) return Verdict::slow;
+    return attempt.measures.empty() ? Verdict::slow : Verdict::passed;
+}
+
+}  // namespace course::testing

@@ -1,0 +1,52 @@
+// The speed rule's decision for one ladder (tests/speed_verdict.h), on the CPU.
+#include "speed_verdict.h"
+
+#include "doctest_include.h"
+
+#include <limits>
+
+using course::testing::kMaxReferenceSpread;
+using course::testing::kMinimumFractionOfReference;
+using course::testing::SpeedAttempt;
+using course::testing::Verdict;
+using course::testing::verdict_of;
+
+namespace {
+
+Verdict time_only(double fraction, double reference_spread) {
+    return verdict_of(SpeedAttempt{{{"time", fraction, reference_spread}}, ""}, kMinimumFractionOfReference);
+}
+
+}  // namespace
+
+TEST_CASE("a ladder with a steady reference passes or fails on the fraction") {
+    CHECK(time_only(1.0, 0.02) == Verdict::passed);
+    CHECK(time_only(0.85, 0.02) == Verdict::passed);
+    CHECK(time_only(0.849, 0.02) == Verdict::slow);
+    CHECK(time_only(0.5, 0.0) == Verdict::slow);
+    // Host transfers spread up to about a third: still steady enough.
+    CHECK(time_only(0.9, 0.37) == Verdict::passed);
+    CHECK(time_only(0.9, kMaxReferenceSpread) == Verdict::passed);
+}
+
+TEST_CASE("a ladder whose reference ran at two speeds decides nothing, however fast the graded kernel looks") {
+    // A reference solution raced against its own copy, half its runs twice as
+    // slow: its median says the copy is 1.85x faster.
+    CHECK(time_only(1.847, 0.869) == Verdict::unsteady);
+    CHECK(time_only(0.4, 0.869) == Verdict::unsteady);
+    CHECK(time_only(1.0, kMaxReferenceSpread + 1e-9) == Verdict::unsteady);
+    CHECK(time_only(1.0, std::numeric_limits<double>::quiet_NaN()) == Verdict::unsteady);
+}
+
+TEST_CASE("every measure of a ladder counts") {
+    const double minimum = kMinimumFractionOfReference;
+    const SpeedAttempt both_fine{{{"time", 1.0, 0.01}, {"memory-only time", 0.95, 0.02}}, ""};
+    const SpeedAttempt second_slow{{{"time", 1.0, 0.01}, {"memory-only time", 0.6, 0.02}}, ""};
+    const SpeedAttempt second_unsteady{{{"time", 0.6, 0.01}, {"memory-only time", 1.0, 0.9}}, ""};
+    CHECK(verdict_of(both_fine, minimum) == Verdict::passed);
+    CHECK(verdict_of(second_slow, minimum) == Verdict::slow);
+    CHECK(verdict_of(second_unsteady, minimum) == Verdict::unsteady);
+    CHECK(verdict_of(SpeedAttempt{{{"time", std::numeric_limits<double>::quiet_NaN(), 0.01}}, ""}, minimum) ==
+          Verdict::slow);
+    CHECK(verdict_of(SpeedAttempt{}, minimum) == Verdict::slow);  // nothing measured passes nothing
+}
