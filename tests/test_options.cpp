@@ -110,6 +110,9 @@ TEST_CASE("mistakes get one line each") {
     CHECK(error_of({"--profile", "--profile-ranges"}) ==
           "--profile and --profile-ranges: choose one (--profile runs ncu itself; --profile-ranges is for an ncu "
           "command of your own)");
+    CHECK(error_of({"--profile-ranges", "--output", "out.png"}) ==
+          "--output: --profile-ranges checks nothing, so it writes no image; write it from a run without "
+          "--profile-ranges");
     CHECK(error_of({"--block", "8x8"}) == "unknown option \"--block\" (try --help)");  // not declared here
 }
 

@@ -47,8 +47,9 @@ struct Harness {
     TimingConfig timing;
     L2Flusher flusher;
     Stream stream;
-    // This program is --profile's run under ncu (course/profile.h): measure()
-    // launches each kernel for the profiler and times nothing.
+    // This program is --profile's run under ncu (course/profile.h), or was
+    // started with --profile-ranges for an ncu command of one's own: measure()
+    // launches each kernel for the profiler and checks and times nothing.
     bool profile_pass = false;
     // measure() calls so far; numbers the rows (Rung::run_index) the same way
     // in the timed run and the run under ncu.
@@ -79,9 +80,10 @@ inline constexpr std::uint8_t kSecondPoison = 0xA5;
 // Fills in rung.time, rung.check and rung.run_index (label, title, work and
 // flags come in set). A CUDA error inside the kernel is rethrown as
 // course::Error naming the step, with a hint to run it under
-// compute-sanitizer. In --profile's run under ncu (harness.profile_pass) it
-// only launches: once to warm up, then the rung's marker kernel and one launch
-// between cudaProfilerStart and cudaProfilerStop; time and check stay empty.
+// compute-sanitizer. In --profile's run under ncu and with --profile-ranges
+// (harness.profile_pass) it only launches: once to warm up, then the rung's
+// marker kernel and one launch between cudaProfilerStart and
+// cudaProfilerStop; time and check stay empty.
 Rung measure(Harness& harness, Rung rung, const KernelRun& run);
 
 // measure() for the library's rung (NPP, ...): a library call that fails

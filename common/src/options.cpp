@@ -198,6 +198,10 @@ Options parse_options(const std::vector<std::string>& args, const std::vector<Op
     if (options.profile && options.profile_ranges)
         throw UsageError("--profile and --profile-ranges: choose one (--profile runs ncu itself; --profile-ranges "
                          "is for an ncu command of your own)");
+    // The run checks nothing: an image it wrote would be believed as checked.
+    if (options.profile_ranges && !options.output_image.empty())
+        throw UsageError("--output: --profile-ranges checks nothing, so it writes no image; write it from a run "
+                         "without --profile-ranges");
     return options;
 }
 

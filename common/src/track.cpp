@@ -64,12 +64,16 @@ void profile_report(const std::string& program, const Harness& harness, Report& 
 
 // The end of a run that only launched (--profile's run under ncu, or
 // --profile-ranges): with --profile-ranges, one line on stderr saying what
-// ran, so that no one reads the missing ladder as a failure.
+// ran, so that no one reads the missing ladder as a failure, and that each
+// range also holds the marker kernel (a bare `-c 1` would profile it).
 int ranges_done(const std::string& program, const Harness& harness, const Options& options) {
-    if (options.profile_ranges)
+    if (!options.profile_ranges) return 0;
+    if (harness.runs_measured == 0)
+        std::cerr << program << ": --profile-ranges: nothing to profile, no kernel was run\n";
+    else
         std::cerr << program << ": --profile-ranges: " << harness.runs_measured
-                  << " kernel run(s) launched once to warm up and once inside a profiler range; nothing checked or "
-                     "timed\n";
+                  << " row(s) launched, each once to warm up, then inside a profiler range after a one-thread "
+                  << kProfileMarkerKernel << " kernel (pick yours with ncu -k); nothing checked or timed\n";
     return 0;
 }
 
@@ -104,8 +108,9 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
         Harness harness = make_harness(options);
         Report report{harness.device, {}, {}};
         run_track(track, TrackRun{options, harness, student_step}, report);
-        // The run under ncu prints nothing (ncu's log is what is read back);
-        // its exit status says only whether it ran through.
+        // The run under ncu prints nothing (ncu's log is what is read back),
+        // nor does one with --profile-ranges (a user's ncu reads it): the exit
+        // status says only whether it ran through.
         if (harness.profile_pass) return ranges_done(program, harness, options);
         if (options.profile) profile_report(program, harness, report, arguments(argc, argv));
         std::cout << format_report(report, options.format);
