@@ -119,7 +119,9 @@ Each figure must be one of:
    changed, or for a command the README no longer has, fails.
 
 A figure equal to a threshold of tests/speed_verdict.h (`inline constexpr double ... = 0.85;`) is
-the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast").
+the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast"); not the
+reference's largest spread (kMaxReferenceSpread), which texts write as a percentage ("50%"), so
+that a measured 0.5 is still checked.
 
 Grading sections are checked like the rest: a race figure typed from a run fails (a text names
 the command that measures it, tests/check-grading). Not checked: the tables tests/check-grading
@@ -161,12 +163,17 @@ LESSON_README = re.compile(r"^lessons/([a-z0-9]+)/(\d\d)_[^/]+/README\.md$")
 # The grading rule's thresholds (tests/speed_verdict.h: `inline constexpr double kName = 0.85;`): a
 # rule, not a measurement, so a text may state them anywhere ("at least 0.85x as fast").
 RULE_CONSTANT = re.compile(r"^\s*inline\s+constexpr\s+double\s+(\w+)\s*=\s*(\d+\.\d+)\s*;", re.M)
+# Thresholds that texts write as a percentage ("more than 50%"), never as the constant: exempting
+# their value (0.5) would let any measured 0.5 pass unchecked.
+PERCENT_CONSTANTS = {"kMaxReferenceSpread"}
 
 
 def rule_constants():
     """The thresholds tests/speed_verdict.h defines, as the strings a text writes them ("0.85")."""
     header = ROOT / "tests" / "speed_verdict.h"
-    return {value for _, value in RULE_CONSTANT.findall(header.read_text())} if header.exists() else set()
+    if not header.exists():
+        return set()
+    return {value for name, value in RULE_CONSTANT.findall(header.read_text()) if name not in PERCENT_CONSTANTS}
 
 # A lesson README's section of Nsight Compute commands (slides/data/ncu_commands.py reads them there)
 NCU_SECTION = "See it in Nsight Compute"

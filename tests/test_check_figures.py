@@ -94,7 +94,8 @@ class CheckFigures(unittest.TestCase):
     # run fails; the starters table tests/check-grading writes between its markers is left alone;
     # a threshold of tests/speed_verdict.h is the rule, not a measurement.
     GRADING = "\n## Grading\n\nYour kernel must run at least 0.85x as fast as the reference solution.\n"
-    RULE = "inline constexpr double kMinimumFractionOfReference = 0.85;\ninline constexpr int kSpeedAttempts = 3;\n"
+    RULE = ("inline constexpr double kMinimumFractionOfReference = 0.85;\ninline constexpr int kSpeedAttempts = 3;\n"
+            "inline constexpr double kMaxReferenceSpread = 0.5;\n")
     STARTERS = ("<!-- starters-table: begin (written by tests/check-grading --starters --write-readmes) -->\n"
                 "| step | the untouched starter fails |\n| --- | --- |\n| 01 | the speed rule (0.455x) |\n"
                 "<!-- starters-table: end -->\n")
@@ -118,6 +119,14 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(extra=self.GRADING)
         self.assertEqual(status, 1, out)
         self.assertIn("0.85 is in no report", out)
+
+    def test_the_spread_threshold_exempts_no_figure(self):
+        # kMaxReferenceSpread is written "50%" in texts: a 0.5 is a measurement like any other
+        status, out = self.course(speed_rule=self.RULE, exports=False,
+                                  extra=self.GRADING + "\nThe starter ran at 0.5x.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:19: 0.5 is in no report", out)
+        self.assertIn("1 thresholds of tests/speed_verdict.h", out)
 
     def test_figures_held_by_an_export_pass(self):
         status, out = self.course()
