@@ -10,10 +10,11 @@ namespace course::testing {
 
 namespace {
 
-// One JSON line per measure of an attempt, for tests/check-grading. Which
+// One JSON line per measure of an attempt, for tests/check-grading, with the
+// attempt's verdict: an unsteady ladder's fraction decided nothing. Which
 // kernel was graded (the lesson's or the solution's) comes from the test's
 // environment, set in tests/meson.build.
-void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& result, double minimum) {
+void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& result, double minimum, Verdict verdict) {
     const char* path = std::getenv("COURSE_GRADING_LOG");
     if (path == nullptr || *path == '\0') return;
     const char* graded = std::getenv("COURSE_GRADED");
@@ -27,7 +28,8 @@ void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& res
                                  {"measure", measure.what},
                                  {"fraction", measure.fraction},
                                  {"minimum", minimum},
-                                 {"reference_spread", measure.reference_spread}};
+                                 {"reference_spread", measure.reference_spread},
+                                 {"verdict", verdict_name(verdict)}};
         std::fputs((line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), file);
     }
     std::fclose(file);
@@ -54,8 +56,8 @@ void check_speed_rule(const std::string& lesson, const std::function<SpeedAttemp
     int unsteady = 0;
     for (int attempt = 1; attempt <= kSpeedAttempts; ++attempt) {
         const SpeedAttempt result = race();
-        log_attempt(lesson, attempt, result, minimum);
         const Verdict verdict = verdict_of(result, minimum);
+        log_attempt(lesson, attempt, result, minimum, verdict);
         const bool passed = verdict == Verdict::passed;
         if (verdict == Verdict::unsteady) ++unsteady;
         const std::string line = "ladder " + std::to_string(attempt) + " of at most " + std::to_string(kSpeedAttempts) +

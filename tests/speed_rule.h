@@ -5,8 +5,10 @@
 // ladder, in the same program, on the same GPU and data, and must be at least
 // kMinimumFractionOfReference (85%) as fast. A race that misses is run again,
 // up to kSpeedAttempts ladders in all, before the test fails: one slow ladder
-// (another process on the GPU, a clock change) fails nobody. The failure
-// message prints every ladder and what to look at.
+// (another process on the GPU, a clock change) fails nobody. A ladder in
+// which the reference's own times spread more than kMaxReferenceSpread
+// decides nothing either way and is run again too (tests/speed_verdict.h).
+// The failure message prints every ladder and what to look at.
 //
 // The rule measures speed only; what the step is about (its launch shape,
 // shared memory, registers, number of kernels...) is checked by the lesson's

@@ -45,6 +45,16 @@ enum class Verdict {
     unsteady,  // a reference's spread is over kMaxReferenceSpread: this ladder decides nothing
 };
 
+// "passed", "slow", "unsteady": as the grading log writes it (tests/check-grading reads it).
+inline const char* verdict_name(Verdict verdict) {
+    switch (verdict) {
+    case Verdict::passed: return "passed";
+    case Verdict::slow: return "slow";
+    case Verdict::unsteady: return "unsteady";
+    }
+    return "?";
+}
+
 inline Verdict verdict_of(const SpeedAttempt& attempt, double minimum) {
     for (const SpeedMeasure& measure : attempt.measures)
         if (!(measure.reference_spread <= kMaxReferenceSpread)) return Verdict::unsteady;

@@ -4,11 +4,13 @@
 #include "doctest_include.h"
 
 #include <limits>
+#include <string>
 
 using course::testing::kMaxReferenceSpread;
 using course::testing::kMinimumFractionOfReference;
 using course::testing::SpeedAttempt;
 using course::testing::Verdict;
+using course::testing::verdict_name;
 using course::testing::verdict_of;
 
 namespace {
@@ -49,4 +51,10 @@ TEST_CASE("every measure of a ladder counts") {
     CHECK(verdict_of(SpeedAttempt{{{"time", std::numeric_limits<double>::quiet_NaN(), 0.01}}, ""}, minimum) ==
           Verdict::slow);
     CHECK(verdict_of(SpeedAttempt{}, minimum) == Verdict::slow);  // nothing measured passes nothing
+}
+
+TEST_CASE("the grading log names each verdict as tests/check-grading reads it") {
+    CHECK(std::string(verdict_name(Verdict::passed)) == "passed");
+    CHECK(std::string(verdict_name(Verdict::slow)) == "slow");
+    CHECK(std::string(verdict_name(Verdict::unsteady)) == "unsteady");
 }
