@@ -72,7 +72,7 @@ int ranges_done(const std::string& program, const Harness& harness, const Option
         std::cerr << program << ": --profile-ranges: nothing to profile, no kernel was run\n";
     else
         std::cerr << program << ": --profile-ranges: " << harness.runs_measured
-                  << " row(s) launched, each once to warm up, then inside a profiler range after a one-thread "
+                  << " row(s) launched, each once to warm up, then inside a profiler range after an empty "
                   << kProfileMarkerKernel << " kernel (pick yours with ncu -k); nothing checked or timed\n";
     return 0;
 }
