@@ -42,7 +42,8 @@ std::string summary(const SpeedAttempt& attempt, double minimum) {
             << "x the reference solution's speed (at least " << format_fixed(minimum, 2) << "x needed)";
         if (!(measure.reference_spread <= kMaxReferenceSpread))
             out << ", but the reference's times spread " << format_fixed(100 * measure.reference_spread, 1)
-                << "% (more than " << format_fixed(100 * kMaxReferenceSpread, 0)
+                << "% (between its quartiles, or from its fastest run to its median: more than "
+                << format_fixed(100 * kMaxReferenceSpread, 0)
                 << "%): its median is not its speed, so this ladder decides nothing";
     }
     return out.str();
@@ -91,7 +92,9 @@ SpeedMeasure time_against_reference(const Ladder& ladder, std::size_t graded_row
     REQUIRE(graded_row > 0);
     const auto fraction = speedup_vs_previous(ladder, graded_row);
     REQUIRE_MESSAGE(fraction.has_value(), "a row of the race failed its check");
-    return {"time", *fraction, ladder.rungs.at(graded_row - 1).time.spread()};
+    const TimingStats& reference = ladder.rungs.at(graded_row - 1).time;
+    return {"time", *fraction,
+            reference_spread(reference.min_ms, reference.q1_ms, reference.median_ms, reference.q3_ms)};
 }
 
 }  // namespace course::testing

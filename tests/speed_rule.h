@@ -62,7 +62,8 @@ std::string graded_title(int step);
 std::string mark_and_format(Ladder& ladder, std::size_t graded_row);
 
 // The graded row's time as a fraction of the row before it (the reference
-// solution's), with the spread of the reference's times in this ladder. The
+// solution's), with the spread of the reference's times in this ladder
+// (reference_spread in tests/speed_verdict.h). The
 // ladder must have passed its checks.
 SpeedMeasure time_against_reference(const Ladder& ladder, std::size_t graded_row);
 

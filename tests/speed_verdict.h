@@ -2,6 +2,8 @@
 // Kept apart from the GPU code so that a CPU test checks the decision itself.
 #pragma once
 
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,19 +20,32 @@ inline constexpr double kMinimumFractionOfReference = 0.85;
 inline constexpr int kSpeedAttempts = 3;
 
 // A ladder decides only if the reference solution ran steadily in it: the
-// spread of its times (interquartile range over median, the ladder's
-// "spread" column) at most this. Steady references spread a few percent,
-// host-to-device transfers up to about a third; a reference that ran at two
-// speeds in one ladder (half its runs twice as slow) has a median that is
-// not its speed, and would pass a kernel far slower than it. Such a ladder
-// is run again, as a slow one is.
+// spread of its times (reference_spread below) at most this. Steady
+// references spread a few percent, host-to-device transfers up to about a
+// third; a reference that ran at two speeds in one ladder has a median that
+// is not its speed, and would pass a kernel far slower than it. Such a
+// ladder is run again, as a slow one is.
 inline constexpr double kMaxReferenceSpread = 0.5;
+
+// The spread of a reference's times in one ladder, the larger of two
+// readings: its interquartile range over its median (the ladder's "spread"
+// column), which catches a reference slow in about half its runs, and how
+// far its median lies above its fastest run (median / min - 1), which
+// catches one slow in most of its runs (there the quartiles are close, and
+// both slow).
+inline double reference_spread(double min_ms, double q1_ms, double median_ms, double q3_ms) {
+    if (!(min_ms > 0 && median_ms > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return std::max((q3_ms - q1_ms) / median_ms, median_ms / min_ms - 1);
+}
 
 // One quantity a speed rule compares (most rules have one: the kernel's time).
 struct SpeedMeasure {
-    std::string what;               // "time", "memory-only time"
-    double fraction;                // the reference's time over the graded kernel's: 1 = as fast
-    double reference_spread = 0.0;  // the reference's interquartile range over its median, in this ladder
+    std::string what;  // "time", "memory-only time"
+    double fraction;   // the reference's time over the graded kernel's: 1 = as fast
+    // reference_spread() of the reference's times in this ladder. Left
+    // unset it is NaN, and the ladder decides nothing: a race that forgets
+    // it fails, never passes unchecked.
+    double reference_spread = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One race: its measures and the ladder as printed.

@@ -8,6 +8,7 @@
 
 using course::testing::kMaxReferenceSpread;
 using course::testing::kMinimumFractionOfReference;
+using course::testing::reference_spread;
 using course::testing::SpeedAttempt;
 using course::testing::Verdict;
 using course::testing::verdict_name;
@@ -38,6 +39,27 @@ TEST_CASE("a ladder whose reference ran at two speeds decides nothing, however f
     CHECK(time_only(0.4, 0.869) == Verdict::unsteady);
     CHECK(time_only(1.0, kMaxReferenceSpread + 1e-9) == Verdict::unsteady);
     CHECK(time_only(1.0, std::numeric_limits<double>::quiet_NaN()) == Verdict::unsteady);
+}
+
+TEST_CASE("a reference's spread is the larger of its quartiles' gap and its median's distance from its fastest run") {
+    // Steady: 20 runs within a few percent.
+    CHECK(reference_spread(1.00, 1.01, 1.02, 1.03) == doctest::Approx(0.02));  // median / min - 1
+    // Half the runs twice as slow: the quartiles straddle both speeds.
+    CHECK(reference_spread(1.0, 1.0, 1.5, 2.0) == doctest::Approx(2.0 / 3.0));
+    // Most runs 1.8x as slow: the quartiles are close (both slow), the median far above the fastest run.
+    CHECK(reference_spread(1.0, 1.75, 1.8, 1.82) == doctest::Approx(0.8));
+    CHECK(time_only(0.9, reference_spread(1.0, 1.75, 1.8, 1.82)) == Verdict::unsteady);
+    // Host transfers: a third between the quartiles, a sixth above the fastest run.
+    CHECK(reference_spread(5.6, 5.8, 6.6, 8.1) == doctest::Approx(2.3 / 6.6));
+    // Nothing timed: no spread, so no decision.
+    CHECK(time_only(1.0, reference_spread(0.0, 0.0, 0.0, 0.0)) == Verdict::unsteady);
+}
+
+TEST_CASE("a measure whose reference's spread was never given decides nothing") {
+    course::testing::SpeedMeasure forgotten;
+    forgotten.what = "time";
+    forgotten.fraction = 1.0;
+    CHECK(verdict_of(SpeedAttempt{{forgotten}, ""}, kMinimumFractionOfReference) == Verdict::unsteady);
 }
 
 TEST_CASE("every measure of a ladder counts") {
