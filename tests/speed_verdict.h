@@ -2,6 +2,8 @@
 // Kept apart from the GPU code so that a CPU test checks the decision itself.
 #pragma once
 
+#include "course/timing.h"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -33,9 +35,9 @@ inline constexpr double kMaxReferenceSpread = 0.5;
 // far its median lies above its fastest run (median / min - 1), which
 // catches one slow in most of its runs (there the quartiles are close, and
 // both slow).
-inline double reference_spread(double min_ms, double q1_ms, double median_ms, double q3_ms) {
-    if (!(min_ms > 0 && median_ms > 0)) return std::numeric_limits<double>::quiet_NaN();
-    return std::max((q3_ms - q1_ms) / median_ms, median_ms / min_ms - 1);
+inline double reference_spread(const TimingStats& reference) {
+    if (!(reference.min_ms > 0 && reference.median_ms > 0)) return std::numeric_limits<double>::quiet_NaN();
+    return std::max(reference.spread(), reference.median_ms / reference.min_ms - 1);
 }
 
 // One quantity a speed rule compares (most rules have one: the kernel's time).

@@ -16,6 +16,16 @@ using course::testing::verdict_of;
 
 namespace {
 
+// A reference's times as the ladder summarises them: fastest run, quartiles and median.
+course::TimingStats stats(double min_ms, double q1_ms, double median_ms, double q3_ms) {
+    course::TimingStats times;
+    times.min_ms = min_ms;
+    times.q1_ms = q1_ms;
+    times.median_ms = median_ms;
+    times.q3_ms = q3_ms;
+    return times;
+}
+
 Verdict time_only(double fraction, double reference_spread) {
     return verdict_of(SpeedAttempt{{{"time", fraction, reference_spread}}, ""}, kMinimumFractionOfReference);
 }
@@ -43,16 +53,16 @@ TEST_CASE("a ladder whose reference ran at two speeds decides nothing, however f
 
 TEST_CASE("a reference's spread is the larger of its quartiles' gap and its median's distance from its fastest run") {
     // Steady: 20 runs within a few percent.
-    CHECK(reference_spread(1.00, 1.01, 1.02, 1.03) == doctest::Approx(0.02));  // median / min - 1
+    CHECK(reference_spread(stats(1.00, 1.01, 1.02, 1.03)) == doctest::Approx(0.02));  // median / min - 1
     // Half the runs twice as slow: the quartiles straddle both speeds.
-    CHECK(reference_spread(1.0, 1.0, 1.5, 2.0) == doctest::Approx(2.0 / 3.0));
+    CHECK(reference_spread(stats(1.0, 1.0, 1.5, 2.0)) == doctest::Approx(2.0 / 3.0));
     // Most runs 1.8x as slow: the quartiles are close (both slow), the median far above the fastest run.
-    CHECK(reference_spread(1.0, 1.75, 1.8, 1.82) == doctest::Approx(0.8));
-    CHECK(time_only(0.9, reference_spread(1.0, 1.75, 1.8, 1.82)) == Verdict::unsteady);
+    CHECK(reference_spread(stats(1.0, 1.75, 1.8, 1.82)) == doctest::Approx(0.8));
+    CHECK(time_only(0.9, reference_spread(stats(1.0, 1.75, 1.8, 1.82))) == Verdict::unsteady);
     // Host transfers: a third between the quartiles, a sixth above the fastest run.
-    CHECK(reference_spread(5.6, 5.8, 6.6, 8.1) == doctest::Approx(2.3 / 6.6));
+    CHECK(reference_spread(stats(5.6, 5.8, 6.6, 8.1)) == doctest::Approx(2.3 / 6.6));
     // Nothing timed: no spread, so no decision.
-    CHECK(time_only(1.0, reference_spread(0.0, 0.0, 0.0, 0.0)) == Verdict::unsteady);
+    CHECK(time_only(1.0, reference_spread(stats(0.0, 0.0, 0.0, 0.0))) == Verdict::unsteady);
 }
 
 TEST_CASE("a measure whose reference's spread was never given decides nothing") {
