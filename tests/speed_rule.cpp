@@ -11,7 +11,8 @@ namespace course::testing {
 namespace {
 
 // One JSON line per measure of an attempt, for tests/check-grading, with the
-// attempt's verdict: an unsteady ladder's fraction decided nothing. Which
+// attempt's verdict (an unsteady ladder's fraction decided nothing) and the
+// widest spread of its references (what made it unsteady). Which
 // kernel was graded (the lesson's or the solution's) comes from the test's
 // environment, set in tests/meson.build.
 void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& result, double minimum, Verdict verdict) {
@@ -29,6 +30,7 @@ void log_attempt(const std::string& lesson, int attempt, const SpeedAttempt& res
                                  {"fraction", measure.fraction},
                                  {"minimum", minimum},
                                  {"reference_spread", measure.reference_spread},
+                                 {"ladder_reference_spread", widest_reference_spread(result)},
                                  {"verdict", verdict_name(verdict)}};
         std::fputs((line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n").c_str(), file);
     }

@@ -5,6 +5,7 @@
 #include "course/timing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -72,9 +73,19 @@ inline const char* verdict_name(Verdict verdict) {
     return "?";
 }
 
+// The widest of an attempt's references' spreads (NaN if any is NaN; 0 with
+// no measure): one unsteady reference leaves the whole ladder undecided.
+inline double widest_reference_spread(const SpeedAttempt& attempt) {
+    double widest = 0;
+    for (const SpeedMeasure& measure : attempt.measures) {
+        if (std::isnan(measure.reference_spread)) return measure.reference_spread;
+        widest = std::max(widest, measure.reference_spread);
+    }
+    return widest;
+}
+
 inline Verdict verdict_of(const SpeedAttempt& attempt, double minimum) {
-    for (const SpeedMeasure& measure : attempt.measures)
-        if (!(measure.reference_spread <= kMaxReferenceSpread)) return Verdict::unsteady;
+    if (!(widest_reference_spread(attempt) <= kMaxReferenceSpread)) return Verdict::unsteady;
     for (const SpeedMeasure& measure : attempt.measures)
         if (!(measure.fraction >= minimum)) return Verdict::slow;
     return attempt.measures.empty() ? Verdict::slow : Verdict::passed;

@@ -3,6 +3,7 @@
 
 #include "doctest_include.h"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -83,6 +84,12 @@ TEST_CASE("every measure of a ladder counts") {
     CHECK(verdict_of(SpeedAttempt{{{"time", std::numeric_limits<double>::quiet_NaN(), 0.01}}, ""}, minimum) ==
           Verdict::slow);
     CHECK(verdict_of(SpeedAttempt{}, minimum) == Verdict::slow);  // nothing measured passes nothing
+    // The ladder's widest spread, as the grading log records it: a NaN is not outvoted by a later measure.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    CHECK(course::testing::widest_reference_spread(second_unsteady) == doctest::Approx(0.9));
+    CHECK(std::isnan(
+        course::testing::widest_reference_spread(SpeedAttempt{{{"time", 1.0, nan}, {"other", 1.0, 0.1}}, ""})));
+    CHECK(verdict_of(SpeedAttempt{{{"time", 1.0, nan}, {"other", 1.0, 0.1}}, ""}, minimum) == Verdict::unsteady);
 }
 
 TEST_CASE("the grading log names each verdict as tests/check-grading reads it") {
