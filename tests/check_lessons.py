@@ -17,14 +17,7 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     README.md and NOTES.md must match (Python re.search) the kernel names of exactly one step of the track:
     none would profile nothing, two would profile whichever launches first. In a lesson README,
     that step must be this one or an earlier one (a comparison, e.g. "# step 01"), and at least
-    one of its regexes must match this step's kernel. A command with `--kernel-name-base
-    demangled` matches the name with its template arguments (one instantiation of a kernel
-    template): its regex must match a kernel's name followed by a template argument that the
-    step's solution writes, as ncu writes it: an integer argument as a cast of its parameter's
-    type, `tuned_pipeline<Tiles<(int)128, (int)256, (int)16, (int)64, ..., kT, (int)256>` for
-    `tuned_pipeline<.*Tiles<.int.128, .int.256, .int.16,` (ncu writes an enumerator as a cast
-    number too, so a pattern names only the arguments that are numbers in the source; a pattern
-    without the casts matches nothing under ncu, and fails here). The kernel regexes of .ci/gpu-check (its
+    one of its regexes must match this step's kernel. The kernel regexes of .ci/gpu-check (its
     `profile TRACK SIZE METRICS REGEX...` calls and `for kernel in ...` lists) must each match
     one step of their track too, and every track with kernels must have a `profile` call there.
     A kernel name that contains another step's (`vector_add_float4` beside `vector_add`) makes
@@ -138,98 +131,22 @@ def track_texts(track):
             if os.path.exists(os.path.join(ROOT, t))]
 
 
-DEMANGLED = re.compile(r"--kernel-name-base[= ]demangled\b")
-
-
 def regexes(path):
-    """[(pattern, line, demangled)] of every regex:PATTERN in a text file; demangled: its command
-    (continuation lines joined) has --kernel-name-base demangled."""
-    found, start, acc = [], None, ""
+    """[(pattern, line)] of every regex:PATTERN in a text file."""
+    found = []
     for number, line in enumerate(read(path).split("\n"), 1):
-        start = number if start is None else start
-        if line.rstrip().endswith("\\"):
-            acc += line.rstrip()[:-1] + " "
-            continue
-        command, acc = acc + line, ""
-        for m in REGEX.finditer(command):
-            found.append((next(g for g in m.groups() if g is not None), start, bool(DEMANGLED.search(command))))
-        start = None
+        for m in REGEX.finditer(line):
+            found.append((next(g for g in m.groups() if g is not None), number))
     return found
 
 
-TEMPLATE_ID = re.compile(r"\b[A-Za-z_]\w*<")
-TEMPLATE_DECLARATION = re.compile(r"\btemplate\s*<([^<>]*)>\s*(?:struct|class)\s+(\w+)")
-INTEGER = re.compile(r"(-?\d+)[uUlL]*")
-
-
-def split_arguments(text):
-    """The top-level, comma-separated arguments of a template argument list, stripped."""
-    parts, depth, current = [], 0, ""
-    for c in text:
-        depth += {"<": 1, ">": -1, "(": 1, ")": -1}.get(c, 0)
-        if c == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += c
-    return parts + [current.strip()] if current.strip() else parts
-
-
-def as_ncu_writes(template_id, parameter_types):
-    """A template-id as ncu's demangled kernel names write it: an integer argument as a cast of
-    its parameter's type, `Tiles<(int)128, (int)256, ...>` for `Tiles<128, 256, ...>`, nested
-    template-ids likewise (parameter_types: {template name: [type of each parameter]}; a
-    template declared elsewhere counts as taking ints). Other arguments stay as written (ncu
-    writes an enumerator as a cast number, which a pattern should not try to name)."""
-    name, inner = template_id[:template_id.index("<")], template_id[template_id.index("<") + 1:-1]
-    types = parameter_types.get(name, [])
-    out = []
-    for i, argument in enumerate(split_arguments(inner)):
-        number = INTEGER.fullmatch(argument)
-        if number:
-            kind = types[i] if i < len(types) else "int"
-            out.append("(%s)%s" % ("unsigned int" if kind == "unsigned" else kind, number.group(1)))
-        elif TEMPLATE_ID.match(argument) and argument.endswith(">"):
-            out.append(as_ncu_writes(argument, parameter_types))
-        else:
-            out.append(argument)
-    return "%s<%s>" % (name, ", ".join(out))
-
-
-def template_arguments(path):
-    """The template-ids a source file writes (`Tiles<128, 256, 16, 64, 64, 8, 16, 3, kT, 256>`),
-    as ncu's demangled names write them (`Tiles<(int)128, (int)256, (int)16, ...>`, see
-    as_ncu_writes): the arguments a kernel template may be instantiated with."""
-    code = re.sub(r"\s+", " ", strip_comments(read(path)))
-    parameter_types = {}
-    for m in TEMPLATE_DECLARATION.finditer(code):
-        types = []
-        for parameter in split_arguments(m.group(1)):
-            declaration = parameter.split("=")[0].split()
-            types.append(" ".join(declaration[:-1]) if len(declaration) > 1 else "int")
-        parameter_types[m.group(2)] = types
-    found = set()
-    for m in TEMPLATE_ID.finditer(code):
-        depth, i = 1, m.end()
-        while i < len(code) and depth and code[i] not in ";{}()":
-            depth += {"<": 1, ">": -1}.get(code[i], 0)
-            i += 1
-        if depth == 0:
-            found.add(as_ncu_writes(code[m.start():i], parameter_types))
-    return sorted(found)
-
-
-def steps_matched(pattern, step_kernels, demangled=False):
-    """The steps (numbers) with a kernel name that the pattern matches (demangled: a kernel name
-    followed by one of its step's template arguments); None if it is no regex."""
+def steps_matched(pattern, step_kernels):
+    """The steps (numbers) with a kernel name that the pattern matches; None if it is no regex."""
     try:
         rx = re.compile(pattern)
     except re.error:
         return None
-    if demangled:
-        return [number for number, names, arguments in step_kernels
-                if any(rx.search("%s<%s" % (name, a)) for name in names for a in arguments)]
-    return [number for number, names, _ in step_kernels if any(rx.search(name) for name in names)]
+    return [number for number, names in step_kernels if any(rx.search(name) for name in names)]
 
 
 def gpu_check_regexes():
@@ -416,28 +333,27 @@ def main():
     track_problems = []
 
     for track, folders in track_steps.items():
-        solution_kernels = []   # [(number, [names], [template arguments])] in step order
+        solution_kernels = []   # [(number, [names])] in step order
         for folder in folders:
             path = "solutions/%s/%s/kernel.cu" % (track, folder)
-            exists = os.path.exists(os.path.join(ROOT, path))
-            solution_kernels.append((folder[:2], [n for n, _ in kernels(path)] if exists else [],
-                                     template_arguments(path) if exists else []))
+            names = [n for n, _ in kernels(path)] if os.path.exists(os.path.join(ROOT, path)) else []
+            solution_kernels.append((folder[:2], names))
 
         # A kernel name that contains another step's (vector_add_float4, vector_add): an unanchored
         # regex of the shorter name matches both steps, so every regex of it must be anchored.
         contains = ["%s (step %s) contains %s (step %s)" % (a, na, b, nb)
-                    for na, names_a, _ in solution_kernels for a in names_a
-                    for nb, names_b, _ in solution_kernels for b in names_b if na != nb and b in a and a != b]
+                    for na, names_a in solution_kernels for a in names_a
+                    for nb, names_b in solution_kernels for b in names_b if na != nb and b in a and a != b]
         hint = ("; %s: anchor the pattern (^name$) or give the newer kernel a name of its own"
                 % ", ".join(contains)) if contains else ""
-        if any(names for _, names, _ in solution_kernels) and not any(t == track for t, _, _ in gpu_regexes):
+        if any(names for _, names in solution_kernels) and not any(t == track for t, _, _ in gpu_regexes):
             track_problems.append("%s: no `profile %s SIZE METRICS REGEX...` line in its ncu section: every track "
                                   "with kernels has one (CONTRIBUTING.md, adding a track)" % (gpu_path, track))
 
         # Regexes of the track README, of its appendix (NOTES.md) and of .ci/gpu-check.
         for track_readme in track_texts(track):
-            for pattern, line, demangled in regexes(track_readme):
-                hit = steps_matched(pattern, solution_kernels, demangled)
+            for pattern, line in regexes(track_readme):
+                hit = steps_matched(pattern, solution_kernels)
                 if hit is None or len(hit) != 1:
                     track_problems.append("%s:%d: regex:%s %s" % (
                         track_readme, line, pattern, "is not a valid regex" if hit is None else
@@ -472,7 +388,7 @@ def main():
             # 1. kernel names
             mine = kernels(starter)
             theirs = solution_kernels[index][1]
-            earlier = {n: num for num, names, _ in solution_kernels[:index] for n in names}
+            earlier = {n: num for num, names in solution_kernels[:index] for n in names}
             if not mine and theirs:
                 problems.append("%s: no __global__ kernel found" % starter)
             for kernel, line in mine:
@@ -498,8 +414,8 @@ def main():
                                     readme, readme_lines, LESSON_README_LINES))
             rx = regexes(readme) if os.path.exists(os.path.join(ROOT, readme)) else []
             own = 0
-            for pattern, line, demangled in rx:
-                hit = steps_matched(pattern, solution_kernels, demangled)
+            for pattern, line in rx:
+                hit = steps_matched(pattern, solution_kernels)
                 if hit is None:
                     problems.append("%s:%d: regex:%s is not a valid regex" % (readme, line, pattern))
                 elif not hit:
