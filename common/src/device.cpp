@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
@@ -126,6 +127,23 @@ DeviceInfo open_device(int ordinal) {
     CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, ordinal));
     CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, ordinal));
     CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+
+    // Stream-ordered allocations (cudaMallocAsync: hgemm step 09's scratch)
+    // come from the device's default memory pool. At its default release
+    // threshold (0) the pool hands its free memory back at every
+    // synchronisation, and the next allocation maps it again: the ladder
+    // synchronises after each timed run, so a launcher that allocates per
+    // call would be timed with that mapping in every run, and unsteadily.
+    // An application that calls a kernel repeatedly keeps such memory (a
+    // caching allocator, or this threshold); so do the course's programs.
+    int pools = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
+    if (pools != 0) {
+        cudaMemPool_t pool = nullptr;
+        CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, ordinal));
+        std::uint64_t keep = UINT64_MAX;
+        CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
 
     info.fp32_lanes_per_sm = fp32_lanes_per_sm(info.cc_major, info.cc_minor);
     if (info.fp32_lanes_per_sm == 0) {
