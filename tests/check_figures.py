@@ -48,7 +48,9 @@ Each figure must be one of:
    talk"): `| step | H100 ms | vs prev | H200 ms | vs prev |`; a row with a cell that names one
    GPU and holds no figure ("H100", "H200, 2048x2048", "loops, H100"), but for a column of the
    original material's. A cell whose row and column name different GPUs is neither's. There,
-   a row whose first cell is a step ("03") shows that step's values: those of the rungs of
+   a row whose first cell is a step ("03") shows that step's values (in a lesson's README, so
+   does a row whose first cell is a GPU, "| H100 | 0.3205 | 1.46x |": the lesson's step, and a
+   figure there that only a committed Nsight Compute export holds fails): those of the rungs of
    that step in those reports (in the reports the section names, or else the track's), its
    speedup over another row (the other's time over its own) and its throughput's share of
    another row's; a ratio of two other rows, which often matches a percentage by chance, fails.
@@ -863,6 +865,7 @@ def beside_values(lines, index, position, gpu, track, exports, reported):
 # A table row of one step of a ladder: its first cell is the step ("03"; not "ref" or "copy",
 # whose rows may show the steps' share of them)
 STEP_CELL = re.compile(r"^\**(\d\d)\**$")
+GPU_CELL = re.compile(r"^\**H[12]00\**$")
 
 
 def step_row_values(reports, step):
@@ -1090,6 +1093,12 @@ def main():
                     exported_only = exported_only or (beside is not None and not beside[1])
                 # A row of one step in a table of one GPU's figures shows that step's values
                 step = STEP_CELL.match(cells(line)[0]) if gpu is not None else None
+                # In a lesson's README, a row whose first cell is a GPU ("| H100 | 0.3205 | 1.46x
+                # |") shows the lesson's own step on that GPU
+                lesson = LESSON_README.match(rel)
+                own_step = step is None and gpu is not None and lesson and GPU_CELL.match(cells(line)[0])
+                if own_step:
+                    step = STEP_CELL.match(lesson.group(2))
                 if step:
                     key = (paragraphs[index], gpu, step.group(1))
                     if key not in step_rows:
@@ -1106,6 +1115,15 @@ def main():
                     if matches(shown, decimals, step_rows[key]):
                         counts["report"] += 1
                         counts["one GPU"] += 1
+                        continue
+                    if own_step and (rel, token) not in listed:
+                        # the ladder row of the lesson's step: an Nsight Compute export that
+                        # holds the figure by chance does not make it the step's
+                        problems.append("%s:%d: %s is not step %s's on the %s in %s: %s" % (
+                            rel, index + 1, token, step.group(1), gpu.upper(),
+                            ", ".join(r.name + ".json" for r in (chosen_reports(paragraphs[index], reports, gpu)
+                                                                  or [r for r in line_scope if r.gpu == gpu])),
+                            line.strip()[:140]))
                         continue
                 elif not exported_only and (matches(shown, decimals, named if named is not None else values) or (
                     named is not None and digits >= 4 and matches(shown, decimals, values)

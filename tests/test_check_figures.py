@@ -10,7 +10,8 @@ holds passes, a planted wrong one fails, an `ncu` entry an export now holds is r
 removable, and without exports nothing changes; a table of exports is checked metric by metric,
 whole numbers included; in the Nsight Compute section a report's value is no ncu figure; a
 table's row or column that names a GPU takes its figures from that GPU's reports alone, and
-its row of one step that step's values; so does a parenthesis "(H100: ...)", and in a track's
+its row of one step that step's values (in a lesson's README, a row that names a GPU is the
+lesson's step: an export's value that matches by chance fails there); so does a parenthesis "(H100: ...)", and in a track's
 text it quotes the same metric as the other GPU's figure beside it; an `ncu` entry of a track's
 text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
 Grading section fails, unless it is in the starters table or a threshold of tests/speed_verdict.h; in
@@ -137,6 +138,16 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(dram="68.4")
         self.assertEqual(status, 1, out)
         self.assertIn("68.4 is in no report of slides/data/*/demo*.json nor in its ncu exports", out)
+
+    def test_a_lessons_gpu_row_shows_its_own_steps_values(self):
+        # a lesson's "| H100 | ..." row is its step on that GPU: 68.13, an export's value (DRAM %),
+        # is no figure of step 01's ladder row, though the lesson's exports hold it
+        table = "## Measured\n\n| GPU | ms |\n| --- | ---: |\n| H100 | %s |\n\n## See it in Nsight Compute"
+        status, out = self.course(report="0.2883", readme_edit=("## See it in Nsight Compute", table % "0.2883"))
+        self.assertEqual(status, 0, out)
+        status, out = self.course(report="0.2883", readme_edit=("## See it in Nsight Compute", table % "68.13"))
+        self.assertEqual(status, 1, out)
+        self.assertIn("lessons/demo/01_first/README.md:7: 68.13 is not step 01's on the H100 in demo.json", out)
 
     def test_a_wrong_figure_listed_as_ncu_fails_once_exported(self):
         status, out = self.course(dram="68.4", listed=[("68.4", "ncu: an Nsight Compute figure; no committed export")])
