@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace hgemm {
 
@@ -127,6 +128,42 @@ std::string step_missing(const Step& step, const course::DeviceInfo& device) {
                                       "hgemm step " + course::step_label(step.number) + " (" + step.title + ")");
 }
 
+namespace {
+
+// The note on the ceiling of steps 01 to 06 (WMMA and mma.sync), measured
+// here: what it reaches, its share of the dense peak, and how much of it the
+// fastest of those steps reaches. A ceiling above the peak is a bug of the
+// measurement, and stops the program rather than print it.
+constexpr int kLastMmaSyncStep = 6;  // steps 07 to 09 multiply with wgmma
+
+void add_mma_sync_ceiling(course::Ladder& ladder, course::Harness& harness, double peak) {
+    if (harness.profile_pass) return;  // nothing is timed there
+    const MmaCeiling ceiling = measure_mma_sync_ceiling(harness);
+    const double gflops = ceiling.flops / (ceiling.time.median_ms * 1e-3) / 1e9;
+    if (peak > 0 && gflops > peak * course::kPeakCeilingMargin)
+        throw course::Error("hgemm: the mma.sync ceiling measured " + course::format_fixed(gflops, 1) +
+                            " GFLOP/s, above the dense peak of " + course::format_fixed(peak, 1) +
+                            " GFLOP/s: the measurement is wrong");
+    std::string note = "ceiling of steps 01 to 06 (WMMA and mma.sync): mma.sync m16n8k16 from registers alone, no "
+                       "memory traffic, " +
+                       course::format_fixed(ceiling.time.median_ms, 4) + " ms for " +
+                       course::format_fixed(ceiling.flops / 1e9, 1) + " GFLOP = " + course::format_fixed(gflops, 1) +
+                       " GFLOP/s";
+    if (peak > 0) note += " (" + course::format_fixed(100.0 * gflops / peak, 1) + "% of the peak)";
+    ladder.notes.push_back(note);
+    const course::Rung* fastest = nullptr;
+    for (const course::Rung& rung : ladder.rungs)
+        if (!rung.library && rung.check.ok && std::stoi(rung.label) <= kLastMmaSyncStep &&
+            (fastest == nullptr || course::throughput(rung) > course::throughput(*fastest)))
+            fastest = &rung;
+    if (fastest != nullptr)
+        ladder.notes.push_back("step " + fastest->label + ", the fastest of them, reaches " +
+                               course::format_fixed(100.0 * course::throughput(*fastest) / gflops, 1) +
+                               "% of that ceiling");
+}
+
+}  // namespace
+
 std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const course::TrackRun& run) {
     const Shape shape = shape_from(run.options);
     const double halves = static_cast<double>(shape.M) * shape.K + static_cast<double>(shape.K) * shape.N;
@@ -171,6 +208,7 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
         ladder.notes.push_back("no tensor-core peak is known for " + device.arch() +
                                " (tracks/hgemm/track.h): no % peak column, and no ceiling checked");
     }
+    add_mma_sync_ceiling(ladder, run.harness, peak);
     return {ladder};
 }
 

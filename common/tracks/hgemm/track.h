@@ -131,6 +131,17 @@ int tensor_flops_per_clock_per_sm(int cc_major, int cc_minor);
 // (its maximum), so the course's ceiling is a little above that.
 double tensor_peak_gflops(int sm_count, int sm_clock_khz, int flops_per_clock_per_sm);
 
+// The ceiling of the steps that multiply with mma.sync or WMMA (01 to 06):
+// mma.sync m16n8k16 from registers alone, every SM busy, no memory traffic
+// (ceiling.cu), timed like a ladder row. Its throughput is `flops` over
+// `time`'s median; on Hopper it is well under the dense peak above, which only
+// wgmma reaches.
+struct MmaCeiling {
+    double flops = 0;  // FLOP of one run
+    course::TimingStats time;
+};
+MmaCeiling measure_mma_sync_ceiling(course::Harness& harness);
+
 // Compares C (host copy, M * N floats) with `reference` under the rule above;
 // a mismatch is reported with its row and column.
 inline course::CheckResult compare_with_reference(const float* c, const Reference& reference) {
