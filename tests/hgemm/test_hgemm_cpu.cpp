@@ -1,6 +1,6 @@
 // The hgemm track's checking logic, on the CPU: the inputs, the tolerance
 // rule against several models of FP32 accumulation, the tensor-core peak, the
-// command line. No GPU needed.
+// notes on the mma.sync ceiling, the command line. No GPU needed.
 #include "doctest_include.h"
 
 #include "course/check.h"
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 using hgemm::Shape;
@@ -207,6 +208,64 @@ TEST_CASE("the tensor-core peak: the whitepapers' figures") {
     CHECK(hgemm::tensor_peak_gflops(108, 1410000, 2048) == doctest::Approx(311869.4).epsilon(1e-6));
     // H100 SXM5: 132 SMs at 1830 MHz, 989.4 TFLOP/s in its whitepaper.
     CHECK(hgemm::tensor_peak_gflops(132, 1830000, 4096) == doctest::Approx(989429.8).epsilon(1e-6));
+}
+
+namespace {
+
+// A ladder row of `gflops` (one run of 1 GFLOP timed at 1000 / gflops ms).
+course::Rung row_of(const std::string& label, double gflops, bool library = false, bool ok = true) {
+    course::Rung rung;
+    rung.label = label;
+    rung.library = library;
+    rung.work = 1e9;
+    rung.time.median_ms = 1e3 / gflops;
+    rung.check.ok = ok;
+    return rung;
+}
+
+hgemm::MmaCeiling ceiling_of(double gflops) {
+    hgemm::MmaCeiling ceiling;
+    ceiling.flops = 2e11;
+    ceiling.time.median_ms = 2e11 / (gflops * 1e9) * 1e3;
+    return ceiling;
+}
+
+}  // namespace
+
+TEST_CASE("the mma.sync ceiling's notes: its share of the peak, the fastest of steps 01 to 06, and no ceiling above "
+          "the peak") {
+    const double peak = 1000000;  // GFLOP/s
+    const std::vector<course::Rung> rungs = {
+        row_of("04", 300000),
+        row_of("05", 450000),
+        row_of("06", 500000, false, false),  // faster, but failed its check: left out
+        row_of("07", 650000),                // wgmma: not under this ceiling
+        row_of("ref", 700000, true),
+    };
+    const std::vector<std::string> notes = hgemm::mma_sync_ceiling_notes(ceiling_of(600000), peak, rungs);
+    REQUIRE(notes.size() == 2);
+    CHECK(notes[0] ==
+          "ceiling of steps 01 to 06 (WMMA and mma.sync): mma.sync m16n8k16 from registers alone, no memory traffic, "
+          "0.3333 ms for 200.0 GFLOP = 600000.0 GFLOP/s (60.0% of the peak)");
+    CHECK(notes[1] == "step 05, the fastest of them, reaches 75.0% of that ceiling");
+
+    // No peak known: no share of it, and nothing to check against.
+    const std::vector<std::string> unknown = hgemm::mma_sync_ceiling_notes(ceiling_of(600000), 0, rungs);
+    REQUIRE(unknown.size() == 2);
+    CHECK(unknown[0].find("% of the peak") == std::string::npos);
+
+    // No row of steps 01 to 06 that passed: the ceiling alone.
+    CHECK(hgemm::mma_sync_ceiling_notes(ceiling_of(600000), peak, {row_of("07", 650000), row_of("ref", 1, true)})
+              .size() == 1);
+
+    // Above the peak (past the margin every ceiling allows), or no time at
+    // all: the measurement is wrong, and the program stops.
+    CHECK_NOTHROW(hgemm::mma_sync_ceiling_notes(ceiling_of(peak * course::kPeakCeilingMargin * 0.999), peak, rungs));
+    CHECK_THROWS_AS(hgemm::mma_sync_ceiling_notes(ceiling_of(peak * course::kPeakCeilingMargin * 1.001), peak, rungs),
+                    course::Error);
+    hgemm::MmaCeiling no_time = ceiling_of(600000);
+    no_time.time.median_ms = 0;
+    CHECK_THROWS_AS(hgemm::mma_sync_ceiling_notes(no_time, peak, rungs), course::Error);
 }
 
 TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {

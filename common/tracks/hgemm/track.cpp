@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hgemm {
 
@@ -128,17 +130,10 @@ std::string step_missing(const Step& step, const course::DeviceInfo& device) {
                                       "hgemm step " + course::step_label(step.number) + " (" + step.title + ")");
 }
 
-namespace {
-
-// The note on the ceiling of steps 01 to 06 (WMMA and mma.sync), measured
-// here: what it reaches, its share of the dense peak, and how much of it the
-// fastest of those steps reaches. A ceiling above the peak is a bug of the
-// measurement, and stops the program rather than print it.
-constexpr int kLastMmaSyncStep = 6;  // steps 07 to 09 multiply with wgmma
-
-void add_mma_sync_ceiling(course::Ladder& ladder, course::Harness& harness, double peak) {
-    if (harness.profile_pass) return;  // nothing is timed there
-    const MmaCeiling ceiling = measure_mma_sync_ceiling(harness);
+std::vector<std::string> mma_sync_ceiling_notes(const MmaCeiling& ceiling, double peak,
+                                                const std::vector<course::Rung>& rungs) {
+    if (!(ceiling.time.median_ms > 0) || !(ceiling.flops > 0))
+        throw course::Error("hgemm: the mma.sync ceiling measured no time or no work: the measurement is wrong");
     const double gflops = ceiling.flops / (ceiling.time.median_ms * 1e-3) / 1e9;
     if (peak > 0 && gflops > peak * course::kPeakCeilingMargin)
         throw course::Error("hgemm: the mma.sync ceiling measured " + course::format_fixed(gflops, 1) +
@@ -150,16 +145,26 @@ void add_mma_sync_ceiling(course::Ladder& ladder, course::Harness& harness, doub
                        course::format_fixed(ceiling.flops / 1e9, 1) + " GFLOP = " + course::format_fixed(gflops, 1) +
                        " GFLOP/s";
     if (peak > 0) note += " (" + course::format_fixed(100.0 * gflops / peak, 1) + "% of the peak)";
-    ladder.notes.push_back(note);
+    std::vector<std::string> notes = {note};
     const course::Rung* fastest = nullptr;
-    for (const course::Rung& rung : ladder.rungs)
+    for (const course::Rung& rung : rungs)
         if (!rung.library && rung.check.ok && std::stoi(rung.label) <= kLastMmaSyncStep &&
             (fastest == nullptr || course::throughput(rung) > course::throughput(*fastest)))
             fastest = &rung;
     if (fastest != nullptr)
-        ladder.notes.push_back("step " + fastest->label + ", the fastest of them, reaches " +
-                               course::format_fixed(100.0 * course::throughput(*fastest) / gflops, 1) +
-                               "% of that ceiling");
+        notes.push_back("step " + fastest->label + ", the fastest of them, reaches " +
+                        course::format_fixed(100.0 * course::throughput(*fastest) / gflops, 1) + "% of that ceiling");
+    return notes;
+}
+
+namespace {
+
+// The ceiling of steps 01 to 06, measured here, and its notes (above).
+// Nothing is timed in a profiling pass.
+void add_mma_sync_ceiling(course::Ladder& ladder, course::Harness& harness, double peak) {
+    if (harness.profile_pass) return;
+    for (std::string& note : mma_sync_ceiling_notes(measure_mma_sync_ceiling(harness), peak, ladder.rungs))
+        ladder.notes.push_back(std::move(note));
 }
 
 }  // namespace

@@ -52,6 +52,7 @@
 #include "course/compare.h"
 #include "course/device.h"
 #include "course/gemm_check.h"
+#include "course/ladder.h"
 #include "course/runner.h"
 #include "course/track.h"
 #include "tracks/hgemm/kernels.h"
@@ -134,13 +135,23 @@ double tensor_peak_gflops(int sm_count, int sm_clock_khz, int flops_per_clock_pe
 // The ceiling of the steps that multiply with mma.sync or WMMA (01 to 06):
 // mma.sync m16n8k16 from registers alone, every SM busy, no memory traffic
 // (ceiling.cu), timed like a ladder row. Its throughput is `flops` over
-// `time`'s median; on Hopper it is well under the dense peak above, which only
-// wgmma reaches.
+// `time`'s median; on Hopper it is well under the dense peak above, and under
+// what wgmma (steps 07 to 09) reaches.
 struct MmaCeiling {
     double flops = 0;  // FLOP of one run
     course::TimingStats time;
 };
 MmaCeiling measure_mma_sync_ceiling(course::Harness& harness);
+
+// The ladder's notes on that ceiling: what it reaches (and its share of
+// `peak`, the dense peak, where one is known), then how much of it the
+// fastest of steps 01 to kLastMmaSyncStep among `rungs` reaches (library rows
+// and rows that failed their check left out). A ceiling above the peak (past
+// course::kPeakCeilingMargin), or one of no time or no work, is a bug of the
+// measurement: course::Error.
+constexpr int kLastMmaSyncStep = 6;  // steps 07 to 09 multiply with wgmma
+std::vector<std::string> mma_sync_ceiling_notes(const MmaCeiling& ceiling, double peak,
+                                                const std::vector<course::Rung>& rungs);
 
 // Compares C (host copy, M * N floats) with `reference` under the rule above;
 // a mismatch is reported with its row and column.
