@@ -190,6 +190,26 @@ def main(root):
                 for series in sweep["series"]:
                     expect(any(s.startswith(series) for s in strings), f"{name}: series {series} not in the legend")
 
+        # Nine long titles (as long as the hgemm track's) each take the lines
+        # a row holds, and no label runs into the next: plot.py refuses to
+        # draw a chart whose labels overlap, so this draw must succeed.
+        words = "warp specialisation: a TMA producer warpgroup, two wgmma consumers, full and empty mbarriers"
+        long_rungs = [rung(f"{i:02d}", f"{words}, variant {i}", 400 * i) for i in range(1, 10)]
+        long_rungs.append(rung("ref", "the library", 4000, library=True))
+        long_report = {"device": report["device"], "sweeps": [],
+                       "ladders": [dict(report["ladders"][0], rungs=long_rungs, notes=[])]}
+        long_path = os.path.join(scratch, "long.json")
+        with open(long_path, "w", encoding="utf-8") as f:
+            json.dump(long_report, f)
+        drawn = subprocess.run([sys.executable, charts_py, "draw", long_path, os.path.join(scratch, "long")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        expect(drawn.returncode == 0, f"nine long titles: exit {drawn.returncode}, {drawn.stderr.strip()!r}")
+        if drawn.returncode == 0:
+            joined = " ".join(" ".join(t.split()) for t in texts(os.path.join(scratch, "long", "long.svg"))[0])
+            for r in long_rungs[:-1]:
+                expect(f"{r['step']}  {r['title']}" in joined or f"{r['step']} {r['title']}" in joined,
+                       f"nine long titles: step {r['step']} is not labelled")
+
         # A malformed report is refused with the field named.
         del report["ladders"][0]["rungs"][1]["throughput"]
         with open(path, "w", encoding="utf-8") as f:
