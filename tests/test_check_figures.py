@@ -18,7 +18,8 @@ Grading section fails, unless it is in the starters table or a threshold of test
 README.md, a row naming a track takes its figures from that track's reports alone, and after a
 report's name from that report: another track's figure fails there, even one of four digits; and
 in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
-GPU's parenthesis is that GPU's: the H100's figure there fails.
+GPU's parenthesis is that GPU's: the H100's figure there fails; and a percentage after "spread"
+is a row's spread: a value of another field that rounds to it fails.
 """
 
 import importlib.util
@@ -111,7 +112,7 @@ class CheckFigures(unittest.TestCase):
     def test_a_race_figure_in_the_starters_table_passes(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
         self.assertEqual(status, 0, out)
-        self.assertIn("1 thresholds of tests/speed_verdict.h; 0 problem(s)", out)
+        self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -568,6 +569,43 @@ class Commands(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "profiled no kernel"):
             ncu_commands.export(commands[0], "\n".join(log.splitlines()[:3]), "a GPU")
 
+
+
+# Spreads: a report whose rows have a spread (step 01: 0.4%, step 02: 6.0%) and a time that
+# happens to read 10.7 (a percentage of another field could too)
+SPREAD_REPORT = ('{"ladders": [{"problem": "a copy", "rungs": ['
+                 '{"step": "01", "title": "one element", "median_ms": 10.7, "spread": 0.004}, '
+                 '{"step": "02", "title": "grid-stride", "median_ms": 9.1, "spread": 0.06}]}]}')
+
+
+class Spreads(unittest.TestCase):
+    def course(self, text):
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        (root / "lessons" / "demo").mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n\n" + text)
+        (root / "tests" / "figures_not_in_reports.txt").write_text("")
+        (root / "slides" / "data" / "h200").mkdir(parents=True)
+        (root / "slides" / "data" / "h200" / "demo.json").write_text(SPREAD_REPORT)
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_a_rows_spread_passes(self):
+        status, out = self.course("Step 02's times are the least steady (its `spread` column: 6.0%).\n")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 spreads that are a row's spread; 0 problem(s)", out)
+
+    def test_a_figure_after_spread_that_is_no_rows_spread_fails(self):
+        # 10.7 is in the report (step 01's time), but no row spread over 10.7%
+        status, out = self.course("Step 02's times are the least steady (its `spread` column: 10.7%).\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn('README.md:3: 10.7% follows "spread" but is no row\'s spread in slides/data/*/demo*.json', out)
+
+    def test_a_percentage_before_spread_is_checked_as_before(self):
+        status, out = self.course("Step 01 takes 10.7 ms; its spread is 0.4%.\n")
+        self.assertEqual(status, 0, out)
 
 if __name__ == "__main__":
     unittest.main()
