@@ -292,9 +292,9 @@ COLUMNS = """| step | H100 ms | vs prev | H200 ms | vs prev |
 
 
 class GpuTables(unittest.TestCase):
-    def course(self, text):
-        """A scratch course of the track `demo` with both GPUs' reports and `text` as its README;
-        returns (exit status, output) of check_figures.py on it."""
+    def course(self, text, reports=None):
+        """A scratch course of the track `demo` with both GPUs' reports (or `reports`, GPU -> JSON)
+        and `text` as its README; returns (exit status, output) of check_figures.py on it."""
         root = Path(tempfile.mkdtemp(prefix="check-figures-"))
         self.addCleanup(shutil.rmtree, root)
         (root / "lessons" / "demo").mkdir(parents=True)
@@ -302,7 +302,7 @@ class GpuTables(unittest.TestCase):
         (root / "README.md").write_text("# A course\n")
         (root / "lessons" / "demo" / "README.md").write_text("# Demo\n\n" + text)
         (root / "tests" / "figures_not_in_reports.txt").write_text("")
-        for gpu, report in REPORTS.items():
+        for gpu, report in (REPORTS if reports is None else reports).items():
             (root / "slides" / "data" / gpu).mkdir(parents=True)
             (root / "slides" / "data" / gpu / "demo.json").write_text(report)
         run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
@@ -580,17 +580,7 @@ SPREAD_REPORT = ('{"ladders": [{"problem": "a copy", "rungs": ['
 
 class Spreads(unittest.TestCase):
     def course(self, text):
-        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
-        self.addCleanup(shutil.rmtree, root)
-        (root / "lessons" / "demo").mkdir(parents=True)
-        (root / "tests").mkdir()
-        (root / "README.md").write_text("# A course\n")
-        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n\n" + text)
-        (root / "tests" / "figures_not_in_reports.txt").write_text("")
-        (root / "slides" / "data" / "h200").mkdir(parents=True)
-        (root / "slides" / "data" / "h200" / "demo.json").write_text(SPREAD_REPORT)
-        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
-        return run.returncode, run.stdout + run.stderr
+        return GpuTables.course(self, text, {"h200": SPREAD_REPORT})
 
     def test_a_rows_spread_passes(self):
         status, out = self.course("Step 02's times are the least steady (its `spread` column: 6.0%).\n")
