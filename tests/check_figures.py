@@ -72,7 +72,9 @@ Each figure must be one of:
    that ladder, with the same step and title, and that row's numbers, column by column.
    **A percentage after the word "spread"** on its line ("step 04's on the H200 over 10.0%",
    "its `spread` column: 10.0%") must be a row's spread in the reports the line may quote, not
-   any value that rounds to it: a stale spread often matches another field by chance.
+   any value that rounds to it: a stale spread often matches another field by chance. Likewise
+   **a percentage just before the library's name** ("96.2% of cuBLAS", "of CUB", "of NPP") must
+   be a row's share of the library's speed.
 2. **a value of a committed Nsight Compute export**, slides/data/<gpu>/ncu/<track>-<NN>[-<k>].csv
    (what slides/data/profile.sh wrote from the lesson README's own ncu command, on that GPU), at
    the precision the text shows: a metric's value (bytes also in KB, MB, GB, KiB, MiB, GiB; ns
@@ -184,6 +186,9 @@ def rule_constants():
 NCU_SECTION = "See it in Nsight Compute"
 # A percentage with a decimal point after the word "spread" on its line: a row's spread
 SPREAD_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)%")
+# A percentage of the library rung, written just before its name ("96.2% of cuBLAS"): a row's
+# share of the library's speed
+LIBRARY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the )?(?:cuBLAS|CUB|NPP)\b")
 # A count with thousands separators: 58,720,256
 COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]*\d|\.\d)")
 
@@ -974,7 +979,7 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0}
+              "spread": 0, "fraction_of_library": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -1031,19 +1036,27 @@ def main():
             # A percentage after "spread" is a spread: a rung's, in the reports the line may quote
             # ("step 05's on the H200 over 8.1%", "its `spread` column: 10.0%"), not any value
             # that happens to round to it
+            # and one written just before the library's name is a row's share of the library's speed
             at = line.lower().find("spread")
-            if at >= 0 and not fenced:
-                spread_scope = [r for r in reports if line_track is None or r.name == line_track
-                                or r.name.startswith(line_track + "-")]
-                spreads = sorted(100.0 * rung["spread"] for r in spread_scope for ladder in r.ladders
-                                 for rung in ladder.get("rungs", []) if isinstance(rung.get("spread"), (int, float)))
-                for token in SPREAD_FIGURE.findall(line[at:]):
-                    if matches(float(token), len(token.split(".")[1]), spreads):
-                        counts["spread"] += 1
-                    else:
-                        problems.append("%s:%d: %s%% follows \"spread\" but is no row's spread in %s: %s"
-                                        % (rel, index + 1, token, "slides/data/*/%s*.json" % line_track
-                                           if line_track else "the reports", line.strip()[:140]))
+            shares = LIBRARY_FIGURE.findall(line) if not fenced else []
+            if (at >= 0 and not fenced) or shares:
+                field_scope = [r for r in reports if line_track is None or r.name == line_track
+                               or r.name.startswith(line_track + "-")]
+                rungs = [rung for r in field_scope for ladder in r.ladders for rung in ladder.get("rungs", [])]
+                where = "slides/data/*/%s*.json" % line_track if line_track else "the reports"
+                for field, tokens, what in (("spread", SPREAD_FIGURE.findall(line[at:]) if at >= 0 else [],
+                                             "follows \"spread\" but is no row's spread"),
+                                            ("fraction_of_library", shares,
+                                             "before the library's name is no row's share of the library's speed")):
+                    if not tokens:
+                        continue
+                    values = sorted(100.0 * rung[field] for rung in rungs if isinstance(rung.get(field), (int, float)))
+                    for token in tokens:
+                        if matches(float(token), len(token.split(".")[1]), values):
+                            counts[field] += 1
+                        else:
+                            problems.append("%s:%d: %s%% %s in %s: %s" % (rel, index + 1, token, what, where,
+                                                                          line.strip()[:140]))
             if line_track != track and line_track not in row_scopes:
                 line_scope = [r for r in reports if r.name == line_track or r.name.startswith(line_track + "-")]
                 row_scopes[line_track] = (line_scope, {g: sorted(v for r in line_scope if g is None or r.gpu == g
@@ -1216,9 +1229,10 @@ def main():
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
-          "%d spreads that are a row's spread; %d problem(s)"
+          "%d spreads that are a row's spread, %d shares of the library that are a row's; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
-             counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"], len(problems)))
+             counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
+             counts["fraction_of_library"], len(problems)))
     return 1 if problems else 0
 
 

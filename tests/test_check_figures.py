@@ -19,7 +19,8 @@ README.md, a row naming a track takes its figures from that track's reports alon
 report's name from that report: another track's figure fails there, even one of four digits; and
 in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
 GPU's parenthesis is that GPU's: the H100's figure there fails; and a percentage after "spread"
-is a row's spread: a value of another field that rounds to it fails.
+is a row's spread, and one just before the library's name a row's share of the library's speed: a
+value of another field that rounds to it fails.
 """
 
 import importlib.util
@@ -112,7 +113,8 @@ class CheckFigures(unittest.TestCase):
     def test_a_race_figure_in_the_starters_table_passes(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
         self.assertEqual(status, 0, out)
-        self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread; 0 problem(s)", out)
+        self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread, 0 shares of the library "
+                      "that are a row's; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -573,9 +575,11 @@ class Commands(unittest.TestCase):
 
 # Spreads: a report whose rows have a spread (step 01: 0.4%, step 02: 6.0%) and a time that
 # happens to read 10.7 (a percentage of another field could too)
-SPREAD_REPORT = ('{"ladders": [{"problem": "a copy", "rungs": ['
-                 '{"step": "01", "title": "one element", "median_ms": 10.7, "spread": 0.004}, '
-                 '{"step": "02", "title": "grid-stride", "median_ms": 9.1, "spread": 0.06}]}]}')
+SPREAD_REPORT = ('{"ladders": [{"problem": "a copy", "library": "cuBLAS", "rungs": ['
+                 '{"step": "01", "title": "one element", "median_ms": 10.7, "spread": 0.004, '
+                 '"fraction_of_library": 0.5}, '
+                 '{"step": "02", "title": "grid-stride", "median_ms": 9.1, "spread": 0.06, '
+                 '"fraction_of_library": 0.587}]}]}')
 
 
 class Spreads(unittest.TestCase):
@@ -585,7 +589,7 @@ class Spreads(unittest.TestCase):
     def test_a_rows_spread_passes(self):
         status, out = self.course("Step 02's times are the least steady (its `spread` column: 6.0%).\n")
         self.assertEqual(status, 0, out)
-        self.assertIn("1 spreads that are a row's spread; 0 problem(s)", out)
+        self.assertIn("1 spreads that are a row's spread, 0 shares of the library that are a row's; 0 problem(s)", out)
 
     def test_a_figure_after_spread_that_is_no_rows_spread_fails(self):
         # 10.7 is in the report (step 01's time), but no row spread over 10.7%
@@ -596,6 +600,15 @@ class Spreads(unittest.TestCase):
     def test_a_percentage_before_spread_is_checked_as_before(self):
         status, out = self.course("Step 01 takes 10.7 ms; its spread is 0.4%.\n")
         self.assertEqual(status, 0, out)
+
+    def test_a_share_of_the_library_is_a_rows(self):
+        status, out = self.course("Step 02 runs at 58.7% of cuBLAS.\n")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 shares of the library that are a row's; 0 problem(s)", out)
+        # 10.7 is step 01's time, no row's share of cuBLAS's speed
+        status, out = self.course("Step 02 runs at 10.7% of cuBLAS.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("README.md:3: 10.7% before the library's name is no row's share of the library's speed", out)
 
 if __name__ == "__main__":
     unittest.main()
