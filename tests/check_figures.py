@@ -1033,23 +1033,23 @@ def main():
             if index in ladder_lines:
                 continue
             line_track = row_tracks.get(index, track)
-            # A percentage after "spread" is a spread: a rung's, in the reports the line may quote
-            # ("step 05's on the H200 over 8.1%", "its `spread` column: 10.0%"), not any value
-            # that happens to round to it
-            # and one written just before the library's name is a row's share of the library's speed
+            if line_track != track and line_track not in row_scopes:
+                line_scope = [r for r in reports if r.name == line_track or r.name.startswith(line_track + "-")]
+                row_scopes[line_track] = (line_scope, {g: sorted(v for r in line_scope if g is None or r.gpu == g
+                                                                 for v in r.values) for g in (None, "h100", "h200")})
+            line_scope, line_values_of = row_scopes[line_track] if line_track != track else (scope, values_of)
+            # A percentage after "spread" is a rung's spread, and one just before the library's name
+            # a rung's share of the library's speed, in the reports the line may quote: not any value
+            # that happens to round to it ("step 05's on the H200 over 8.1%", "96.2% of cuBLAS")
             at = line.lower().find("spread")
             shares = LIBRARY_FIGURE.findall(line) if not fenced else []
             if (at >= 0 and not fenced) or shares:
-                field_scope = [r for r in reports if line_track is None or r.name == line_track
-                               or r.name.startswith(line_track + "-")]
-                rungs = [rung for r in field_scope for ladder in r.ladders for rung in ladder.get("rungs", [])]
+                rungs = [rung for r in line_scope for ladder in r.ladders for rung in ladder.get("rungs", [])]
                 where = "slides/data/*/%s*.json" % line_track if line_track else "the reports"
                 for field, tokens, what in (("spread", SPREAD_FIGURE.findall(line[at:]) if at >= 0 else [],
                                              "follows \"spread\" but is no row's spread"),
                                             ("fraction_of_library", shares,
                                              "before the library's name is no row's share of the library's speed")):
-                    if not tokens:
-                        continue
                     values = sorted(100.0 * rung[field] for rung in rungs if isinstance(rung.get(field), (int, float)))
                     for token in tokens:
                         if matches(float(token), len(token.split(".")[1]), values):
@@ -1057,11 +1057,6 @@ def main():
                         else:
                             problems.append("%s:%d: %s%% %s in %s: %s" % (rel, index + 1, token, what, where,
                                                                           line.strip()[:140]))
-            if line_track != track and line_track not in row_scopes:
-                line_scope = [r for r in reports if r.name == line_track or r.name.startswith(line_track + "-")]
-                row_scopes[line_track] = (line_scope, {g: sorted(v for r in line_scope if g is None or r.gpu == g
-                                                                 for v in r.values) for g in (None, "h100", "h200")})
-            line_scope, line_values_of = row_scopes[line_track] if line_track != track else (scope, values_of)
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
             if section == NCU_SECTION and LESSON_README.match(rel) and not fenced:

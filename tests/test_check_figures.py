@@ -572,7 +572,6 @@ class Commands(unittest.TestCase):
             ncu_commands.export(commands[0], "\n".join(log.splitlines()[:3]), "a GPU")
 
 
-
 # Spreads: a report whose rows have a spread (step 01: 0.4%, step 02: 6.0%) and a time that
 # happens to read 10.7 (a percentage of another field could too)
 SPREAD_REPORT = ('{"ladders": [{"problem": "a copy", "library": "cuBLAS", "rungs": ['
