@@ -50,6 +50,11 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     lines; a track README at most TRACK_README_LINES (250). Tables for both GPUs and both sizes
     belong in the track README or its generated MEASURED.md, long analyses in the track's NOTES.md.
 
+ 5. Grading messages. doctest builds a message as `builder * first, second, ...`, so a top-level
+    `*`, `/` or `%` in the first argument of a *_MESSAGE, INFO or CAPTURE macro binds to the
+    builder: `CHECK_MESSAGE(ok, a * b, " threads")` prints a and then b ("1152" "64": 115264),
+    not their product. Such an argument must be parenthesised. Checked in every tests/ source.
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -318,6 +323,58 @@ def check_lists(track_steps):
                     problems.append("%s: step %s has no %s" % (listing, folder, path))
     return problems
 
+MESSAGE_MACROS = re.compile(r"\b(?:(?:CHECK|REQUIRE|WARN)(?:_FALSE)?_MESSAGE|INFO|CAPTURE)\s*\(")
+
+
+def macro_arguments(text, start):
+    """The top-level arguments of the call whose "(" ends at `start`, strings and comments kept."""
+    args, current, depth, i = [], "", 1, start
+    while i < len(text) and depth:
+        c = text[i]
+        if c == '"' or c == "'":
+            end = i + 1
+            while end < len(text) and text[end] != c:
+                end += 2 if text[end] == "\\" else 1
+            current += text[i:end + 1]
+            i = end + 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 1:
+            args.append(current)
+            current = ""
+        elif depth:
+            current += c
+        i += 1
+    return args + [current]
+
+
+def check_messages():
+    """Rule 5: no top-level *, / or % in a doctest message's first argument."""
+    problems = []
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
+        for file in sorted(files):
+            if not file.endswith((".cpp", ".h")):
+                continue
+            path = os.path.relpath(os.path.join(folder, file), ROOT)
+            text = read(path)
+            for match in MESSAGE_MACROS.finditer(text):
+                args = macro_arguments(text, match.end())
+                first = args[1] if "_MESSAGE" in match.group(0) else args[0]
+                top, depth = "", 0
+                for c in re.sub(r'"(?:\\.|[^"\\])*"', '""', first):
+                    depth += c in "([{"
+                    depth -= c in ")]}"
+                    top += c if depth == 0 and c not in ")]}" else ""
+                if re.search(r"[*/%]", top):
+                    problems.append("%s:%d: the message's first argument, %s, holds a top-level operator that "
+                                    "doctest's message builder takes for its own (it prints the operands one after "
+                                    "the other): put it in parentheses (rule 5)" % (
+                                        path, text.count("\n", 0, match.start()) + 1, " ".join(first.split())))
+    return problems
+
 
 def main():
     passed, failed, lines = 0, 0, []
@@ -493,11 +550,15 @@ def main():
                     readme, count, TRACK_README_LINES))
     list_problems = check_lists(track_steps)
     track_problems += list_problems
+    message_problems = check_messages()
+    track_problems += message_problems
     for p in track_problems:
         print("FAIL " + p)
     if not list_problems:
         print("lessons/meson.build and each track's list of steps: %d tracks, %d steps, each with its lesson, "
               "solution and test" % (len(track_steps), sum(len(f) for f in track_steps.values())))
+    if not message_problems:
+        print("grading messages: no first argument that doctest's builder would split (rule 5)")
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))

@@ -26,7 +26,7 @@ TEST_CASE("step 01 runs three kernels, one thread per pixel each") {
                     " kernels: one per stage (grey, blur, Sobel), each reading the image the one before wrote");
     for (const course::KernelLaunch& kernel : record.kernels)
         CHECK_MESSAGE(kernel.blocks() * kernel.threads_per_block() >= std::size_t{2048} * 2048,
-                      kernel.blocks() * kernel.threads_per_block(),
+                      (kernel.blocks() * kernel.threads_per_block()),
                       " threads for 2048x2048 pixels: one thread per pixel");
 }
 

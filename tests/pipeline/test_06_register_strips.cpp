@@ -33,7 +33,7 @@ TEST_CASE("step 06 is one kernel that keeps everything in registers, several pix
                   " bytes of local memory per thread: index the register arrays with constants only (loops the "
                   "compiler unrolls)");
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  mine.blocks() * mine.threads_per_block(), " threads for 2048x2048 pixels; the reference runs ",
+                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
                   reference.blocks() * reference.threads_per_block(), " (4 columns and 16 rows each)");
 }
 

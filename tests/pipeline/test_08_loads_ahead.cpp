@@ -32,7 +32,7 @@ TEST_CASE("step 08 is still one kernel in registers, several pixels per thread")
                   " bytes of local memory per thread: index the rows loaded ahead with constants only (slot t % "
                   "kAhead in a walk unrolled by 4 rows)");
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  mine.blocks() * mine.threads_per_block(), " threads for 2048x2048 pixels; the reference runs ",
+                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
                   reference.blocks() * reference.threads_per_block(), " (4 columns and 16 rows each)");
 }
 

@@ -23,7 +23,7 @@ TEST_CASE("step 01 is exact at every grading size and pitch, the 1-pixel frame i
 TEST_CASE("step 01 runs one thread per pixel, as the reference solution does") {
     const course::KernelLaunch mine = testing::launch_of(kStep);
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() >= std::size_t{2048} * 2048,
-                  mine.blocks() * mine.threads_per_block(), " threads for 2048x2048 pixels: one thread per pixel");
+                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels: one thread per pixel");
 }
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {

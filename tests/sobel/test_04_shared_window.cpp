@@ -29,7 +29,7 @@ TEST_CASE("step 04 stages a tile in shared memory, each thread computing a run o
     const course::KernelLaunch reference = testing::launch_of(kReference);
     CHECK_MESSAGE(mine.shared_bytes() > 0, "no shared memory: the tile belongs in shared memory");
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= std::size_t{2048} * 2048 / 4,
-                  mine.blocks() * mine.threads_per_block(),
+                  (mine.blocks() * mine.threads_per_block()),
                   " threads for 2048x2048 pixels: each thread computes a run of at least 4 rows");
     CHECK_MESSAGE(mine.blocks() <= reference.blocks(), mine.blocks(), " blocks; the reference solution launches ",
                   reference.blocks(), " (64x32-pixel tiles)");

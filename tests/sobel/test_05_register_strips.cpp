@@ -30,7 +30,7 @@ TEST_CASE("step 05 uses neither shared memory nor local memory, and each thread 
                   " bytes of local memory per thread: index the window's arrays with constants only (unrolled "
                   "loops), or they spill to local memory");
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  mine.blocks() * mine.threads_per_block(),
+                  (mine.blocks() * mine.threads_per_block()),
                   " threads for 2048x2048 pixels; the reference "
                   "solution runs ",
                   reference.blocks() * reference.threads_per_block(), " (16 columns and 4 rows each)");
