@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Times candidate compile-time constants of pipeline step 08 on the GPU in
-# this machine, each in the course's own ladder at 8192x8192 against the
-# copy, as `course-targets pipeline` times it, and prints one table.
+# Times candidate compile-time constants of pipeline step 09 (or step 08, with
+# STEP=08) on the GPU in this machine, each in the course's own ladder at
+# 8192x8192 against the copy, as `course-targets pipeline` times it, and
+# prints one table.
 #
-# Step 08's constants are at the top of
-# solutions/pipeline/08_loads_ahead/kernel.cu: the rows a warp writes
-# (PIPELINE08_ROWS, a multiple of lcm(4, PIPELINE08_AHEAD): the walk's turn),
-# the warps per block (PIPELINE08_WARPS), the RGB rows loaded ahead
-# (PIPELINE08_AHEAD: 1 or more; 8 takes turns of 8 rows) and the blocks per
-# multiprocessor __launch_bounds__ asks registers for (PIPELINE08_MIN_BLOCKS,
+# The step's constants are at the top of its solution,
+# solutions/pipeline/NN_<name>/kernel.cu (NN = STEP): the rows a warp writes
+# (PIPELINENN_ROWS: whole turns of the walk, lcm(4, AHEAD) rows in step 08,
+# lcm(12, AHEAD) in step 09), the warps per block (PIPELINENN_WARPS), the RGB
+# rows loaded ahead (PIPELINENN_AHEAD: 1 or more) and the blocks per
+# multiprocessor __launch_bounds__ asks registers for (PIPELINENN_MIN_BLOCKS,
 # 0 for none), which caps the registers per thread. For each candidate this
 # script compiles that file again with the candidate's -D defines, exactly as
 # the build compiles it otherwise (tests/sweep-rebuild.sh), in parallel,
-# links a copy of course-ladders and one of step 08's grading test
-# (tests/solution-pipeline-08) with it in a scratch folder, and, one at a
+# links a copy of course-ladders and one of the step's grading test
+# (tests/solution-pipeline-NN) with it in a scratch folder, and, one at a
 # time, runs
 #   course-ladders pipeline --size S --reps REPS --format json
 # which measures the ladder that `course-targets pipeline` measures (every
@@ -21,30 +22,32 @@
 # the grading test's exactness case: every grading size and pitch, pixel for
 # pixel against the CPU reference. The build folder itself is not changed:
 # its own programs keep the defaults. Before the candidates, the build's own
-# `course-targets pipeline` runs once, for its two target lines.
+# `course-targets pipeline` runs once, for its two target lines (the last
+# step's).
 #
-# Usage: tests/pipeline/sweep-08.sh [BUILD_DIR [SIZE...]]
+# Usage: [STEP=09] tests/pipeline/sweep.sh [BUILD_DIR [SIZE...]]
 #   BUILD_DIR   a configured build (default build-gpu, as .ci/gpu-check makes it)
 #   SIZE        --size values (default 8192, the size of the targets)
+#   STEP        environment: 09 (default) or 08, the step whose solution is swept
 #   REPS        environment: --reps for each ladder (default 50, as course-targets)
 #   JOBS        environment: compiles at once (default: the cores)
 #   BUDGET_S    environment: seconds from the script's start after which no
 #               further run starts (default 480); the runs left out are listed
 #               as such, and the table of those made is printed all the same
 #   CANDIDATES  environment: one "ROWS WARPS AHEAD MIN_BLOCKS" per line
-#               (default: the list below, the solution's defaults first)
+#               (default: the step's list below, the solution's defaults first)
 #
 # The table, per candidate and size: ptxas's registers and spill stores of
-# both kernels (fused_v8<true>, whole words, which the runs at 8192 time;
-# fused_v8<false>, bytes), the warps per multiprocessor that the words
+# both kernels (fused_vN<true>, whole words, which the runs at 8192 time;
+# fused_vN<false>, bytes), the warps per multiprocessor that the words
 # kernel's registers allow (by the occupancy rules of compute capability 8.0
-# and 9.0; "-" on other GPUs), step 08's median time, its fraction of the
-# copy's bandwidth (copy time / step 08 time: the ladder's "% of copy" column
-# and course-targets' target), how many times as fast as NPP's calls, the
-# ladder's check of step 08 at that size and the grading sizes' check. A
-# candidate that does not compile (a static_assert says which rule it breaks)
-# is reported as such. Exit status: 0 when every candidate that ran passed
-# both checks, 1 otherwise, 77 without a GPU.
+# and 9.0; "-" on other GPUs), the step's median time, its fraction of the
+# copy's bandwidth (copy time / the step's time: the ladder's "% of copy"
+# column), how many times as fast as NPP's calls, the ladder's check of the
+# step at that size and the grading sizes' check. A candidate that does not
+# compile (a static_assert says which rule it breaks) is reported as such.
+# Exit status: 0 when every candidate that ran passed both checks, 1
+# otherwise, 2 on a usage mistake, 77 without a GPU.
 set -euo pipefail
 
 build=${1:-build-gpu}
@@ -54,18 +57,20 @@ if [ ${#sizes[@]} -eq 0 ]; then sizes=(8192); fi
 reps=${REPS:-50}
 jobs=${JOBS:-$(nproc)}
 budget=${BUDGET_S:-480}
-command_line="tests/pipeline/sweep-08.sh $build ${sizes[*]}"
+step=${STEP:-09}
+if ! [[ $step =~ ^0[89]$ ]]; then echo "sweep: STEP is 08 or 09, not \"$step\"" >&2; exit 2; fi
+command_line="STEP=$step tests/pipeline/sweep.sh $build ${sizes[*]}"
 
-# ROWS WARPS AHEAD MIN_BLOCKS: the solution's default first (CUDA 13.0 gives
-# it 96 registers: 20 warps a multiprocessor), then the likeliest first, in
-# case BUDGET_S stops the runs: 12 blocks of 2 warps (80 registers); longer
-# strips (a strip computes 4 rows above and 4 below that it does not write:
-# half as many as it writes at 16 rows, a quarter at 32, an eighth at 64),
-# alone and with 12 blocks; 14 and 16 blocks (72 and 64 registers, with
-# spills); wider blocks; one and four rows ahead; shorter strips; then eight
-# rows ahead (turns of 8 rows; 114 registers: 16 warps a multiprocessor) in
-# strips of 16, 24 and 32 rows.
-default_candidates="16 2 2 0
+# ROWS WARPS AHEAD MIN_BLOCKS, the solution's default first.
+# Step 08 (CUDA 13.0 gives its default 96 registers: 20 warps a
+# multiprocessor), then the likeliest first, in case BUDGET_S stops the runs:
+# 12 blocks of 2 warps (80 registers); longer strips (a strip computes 4 rows
+# above and 4 below that it does not write: half as many as it writes at 16
+# rows, a quarter at 32, an eighth at 64), alone and with 12 blocks; 14 and 16
+# blocks (72 and 64 registers, with spills); wider blocks; one and four rows
+# ahead; shorter strips; then eight rows ahead (turns of 8 rows; 114
+# registers: 16 warps a multiprocessor) in strips of 16, 24 and 32 rows.
+candidates_08="16 2 2 0
 16 2 2 12
 32 2 2 0
 64 2 2 0
@@ -82,17 +87,32 @@ default_candidates="16 2 2 0
 16 2 8 0
 24 2 8 0
 32 2 8 0"
+# Step 09 (strips of whole 12-row turns; its default asks room for 10 blocks:
+# 96 registers): no register cap (128 registers, 16 warps), 12 blocks (80);
+# longer strips; 2, 3 and 6 rows ahead; one and four warps a block.
+candidates_09="24 2 4 10
+24 2 4 0
+24 2 4 12
+36 2 4 10
+48 2 4 10
+24 2 2 10
+24 2 3 10
+24 2 6 10
+24 1 4 20
+24 4 4 5"
+default_candidates=$(eval echo "\"\$candidates_$step\"")
 candidates=${CANDIDATES:-$default_candidates}
 
 # shellcheck source=tests/sweep-rebuild.sh
 source "$(dirname "$0")/../sweep-rebuild.sh"
-sweep_setup sweep-08 "$build" lessons/libpipeline-08-solution.a solutions/pipeline/08_loads_ahead/kernel.cu
+kernel=$(ls solutions/pipeline/"$step"_*/kernel.cu)
+sweep_setup "sweep-$step" "$build" "lessons/libpipeline-$step-solution.a" "$kernel"
 
 # Step 08's grading test and course-targets, built as the build builds them.
-grading=tests/solution-pipeline-08
-if ! "$sweep_ninja" "$grading" tests/course-targets > "${TMPDIR:-/tmp}/sweep-08-build.log" 2>&1; then
-    tail -n 20 "${TMPDIR:-/tmp}/sweep-08-build.log" >&2
-    echo "sweep-08: the build of $grading and tests/course-targets failed" >&2
+grading=tests/solution-pipeline-$step
+if ! "$sweep_ninja" "$grading" tests/course-targets > "${TMPDIR:-/tmp}/sweep-$step-build.log" 2>&1; then
+    tail -n 20 "${TMPDIR:-/tmp}/sweep-$step-build.log" >&2
+    echo "sweep: the build of $grading and tests/course-targets failed" >&2
     exit 2
 fi
 grading_link=$("$sweep_ninja" -t commands "$grading" | tail -n 1)
@@ -126,13 +146,13 @@ while read -r rows nwarps ahead minblocks extra <&3; do
     [ -z "${rows:-}" ] && continue
     n=$((n + 1))
     if [ -n "${extra:-}" ] || ! [[ "$rows $nwarps $ahead $minblocks" =~ ^[0-9]+\ [0-9]+\ [0-9]+\ [0-9]+$ ]]; then
-        echo "sweep-08: candidate $n, \"$rows $nwarps $ahead ${minblocks:-} ${extra:-}\", is not four numbers" >&2
+        echo "sweep: candidate $n, \"$rows $nwarps $ahead ${minblocks:-} ${extra:-}\", is not four numbers" >&2
         exit 2
     fi
     names[n]="rows $rows, $nwarps warps, $ahead ahead, min blocks $minblocks"
     warps[n]=$nwarps
-    defines="-DPIPELINE08_ROWS=$rows -DPIPELINE08_WARPS=$nwarps -DPIPELINE08_AHEAD=$ahead"
-    defines+=" -DPIPELINE08_MIN_BLOCKS=$minblocks"
+    defines="-DPIPELINE${step}_ROWS=$rows -DPIPELINE${step}_WARPS=$nwarps -DPIPELINE${step}_AHEAD=$ahead"
+    defines+=" -DPIPELINE${step}_MIN_BLOCKS=$minblocks"
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     build_candidate "$n" "$defines" &
 done 3<<< "$candidates"
@@ -161,14 +181,14 @@ for n in $(seq 1 "$count"); do
         printf '%s\t%s\t%s\n' "$name" "-" "$status" >> "$results"
         continue
     fi
-    # ptxas's registers and spill stores of the words kernel (fused_v8<true>)
-    # and the bytes kernel (fused_v8<false>), and the warps per
+    # ptxas's registers and spill stores of the words kernel (fused_vN<true>)
+    # and the bytes kernel (fused_vN<false>), and the warps per
     # multiprocessor that the words kernel's registers allow, by the rules of
     # compute capability 8.0 and 9.0 (those of the CUDA occupancy
     # calculator): a warp's registers allocated 256 at a time, 16384
     # registers in each quarter of the multiprocessor, whole blocks, at most
     # 64 warps and 32 blocks.
-    compiled=$(python3 - "$(sweep_ptxas "$dir/compile.log" 'fused_v8ILb([01])E')" "${warps[n]}" "$capability" \
+    compiled=$(python3 - "$(sweep_ptxas "$dir/compile.log" "fused_v${step#0}ILb([01])E")" "${warps[n]}" "$capability" \
         << 'EOF'
 import sys
 report, warps, capability = sys.argv[1], int(sys.argv[2]), sys.argv[3].strip()
@@ -188,7 +208,7 @@ EOF
         graded="not run: past BUDGET_S"
     else
         echo "== $name: the grading sizes" >&2
-        if "$dir/grading" "--test-case=step 08 is exact*" > "$dir/grading.txt" 2>&1 &&
+        if "$dir/grading" "--test-case=step $step is exact*" > "$dir/grading.txt" 2>&1 &&
             grep -q "test cases: *1 | *1 passed" "$dir/grading.txt"; then
             graded="grading sizes ok"
         else
@@ -209,13 +229,13 @@ EOF
                 "$graded" >> "$results"
             continue
         fi
-        # Step 08's time, and the copy's and NPP's over it, as the ladder's
+        # The step's time, and the copy's and NPP's over it, as the ladder's
         # "% of copy" column and course-targets compute them.
-        python3 - "$dir/$size.json" "$name" "$size" "$compiled" "$graded" >> "$results" << 'EOF' ||
+        python3 - "$dir/$size.json" "$name" "$size" "$compiled" "$graded" "$step" >> "$results" << 'EOF' ||
 import json, sys
-path, name, size, compiled, graded = sys.argv[1:6]
+path, name, size, compiled, graded, step = sys.argv[1:7]
 rows = {r["step"]: r for r in json.load(open(path))["ladders"][0]["rungs"]}
-mine, copy, npp = rows["08"], rows["copy"], rows.get("ref")
+mine, copy, npp = rows[step], rows["copy"], rows.get("ref")
 def ratio(other):
     return other["median_ms"] / mine["median_ms"] if other and other["check_ok"] and mine["median_ms"] > 0 else None
 of_copy, of_npp = ratio(copy), ratio(npp)
@@ -235,12 +255,13 @@ echo
 echo "the build's course-targets pipeline ($gpu):"
 printf '%s\n' "$targets" | sed 's/^/  /'
 echo
-echo "pipeline step 08 candidates ($gpu, compute capability ${capability:-?}, --reps $reps; the target: 70% of the copy):"
-python3 - "$results" << 'EOF'
+echo "pipeline step $step candidates ($gpu, compute capability ${capability:-?}, --reps $reps; the target: 70% of the copy):"
+python3 - "$results" "$step" << 'EOF'
 import sys
+step = sys.argv[2]
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1]) if line.strip()]
-header = ["candidate (PIPELINE08_ROWS, _WARPS, _AHEAD, _MIN_BLOCKS)", "size", "ptxas: words kernel", "bytes kernel",
-          "registers allow", "step 08", "of the copy", "vs NPP", "check at the size", "grading sizes"]
+header = ["candidate (PIPELINE%s_ROWS, _WARPS, _AHEAD, _MIN_BLOCKS)" % step, "size", "ptxas: words kernel", "bytes kernel",
+          "registers allow", "step " + step, "of the copy", "vs NPP", "check at the size", "grading sizes"]
 rows = [header] + rows
 widths = [max(len(r[c]) for r in rows if c < len(r)) for c in range(max(len(r) for r in rows))]
 for r in rows:

@@ -19,7 +19,7 @@
 //    walks bytes only.
 // The strip's rows, the warps per block, the rows loaded ahead and the blocks
 // per multiprocessor that __launch_bounds__ asks room for are compile-time
-// constants below; tests/pipeline/sweep-08.sh times other choices on a GPU
+// constants below; STEP=08 tests/pipeline/sweep.sh times other choices on a GPU
 // (it rebuilds this file with -DPIPELINE08_ROWS=... and so on).
 #include "tracks/pipeline/device.cuh"
 

@@ -1,0 +1,50 @@
+// Grading test of pipeline step 09 (row pointers, 12-row turns: fewer
+// instructions a row). Built twice: against lessons/pipeline/09_lean_walk/kernel.cu
+// (suite "grade") and against the reference solution (suite "solutions").
+#include "doctest_include.h"
+
+#include "gpu_test.h"
+#include "pipeline/helpers.h"
+
+COURSE_SOLUTION_LAUNCHER(pipeline, step09_lean_walk)
+
+namespace {
+
+using namespace pipeline;
+
+const Step kStep{9, "step 09", step09_lean_walk};
+const Step kReference{9, "", solution::step09_lean_walk};
+const Step kPrevious{8, "", step08_loads_ahead};
+}  // namespace
+
+TEST_CASE("step 09 is exact at every grading size and pitch, the border included") {
+    testing::check_every_shape(kStep);
+}
+
+TEST_CASE("step 09 walks strips of whole 12-row turns, in registers") {
+    const course::LaunchRecord record = testing::launches_of(kStep);
+    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: step 09 is one fused kernel");
+    const course::KernelLaunch mine = record.kernels[0];
+    const course::KernelLaunch reference = testing::launches_of(kReference).kernels.at(0);
+    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(),
+                  " bytes of shared memory: step 06's strips keep everything in registers");
+    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
+                  " bytes of local memory per thread: index the rows loaded ahead, the rings and the windows with "
+                  "constants only (slots t % kAhead, t % 4 and t % 3 in a walk unrolled by 12 rows)");
+    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
+                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
+                  reference.blocks() * reference.threads_per_block(),
+                  " (4 columns and 24 rows each: strips of two 12-row turns)");
+}
+
+TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
+    if (!course::testing::timing_is_meaningful()) return;
+    // The course's speed rule (tests/speed_rule.h). Row pointers and the
+    // renamed windows change only the instructions, which no launch
+    // attribute shows: the race checks them.
+    testing::check_speed({kPrevious, kReference, kStep},
+                         "a pointer per image moved on by its pitch at each row instead of the row's address "
+                         "worked out again, a 12-row turn (a multiple of 3 and 4: the windows and rings rotate by "
+                         "renaming), strips of 24 rows, 4 rows ahead; the README's cuobjdump command counts the "
+                         "loop's instructions");
+}
