@@ -330,7 +330,7 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v9(Params p) {
                 s.next_out = p.out + at(xl, ys, p.pitch);  // row t = 2 kHalo writes edge row ys
             }
         }
-                // The first 2 kHalo rows only fill the column sums and windows.
+        // The first 2 kHalo rows only fill the column sums and windows.
 #pragma unroll
         for (int t = 0; t < 2 * kHalo; ++t) row(t, t % kTurn, way);
         // Then a turn of kTurn rows at a time, to the strip's last row or the
