@@ -145,6 +145,14 @@ A number that is neither fails the check, with its file and line: a figure copie
 that no report holds, a stale figure after the reports were measured again, or a typing
 mistake. Fix the text from the report, or, if the figure is not a measurement, add it to
 the list with its reason.
+
+**A lesson's "GPU, size" table** (header `| GPU, size | step 07 ms | step 08 ms | 08 vs 07 | ...`,
+rows `| H200, 8192x8192 | ...`) is checked cell by cell (check_size_table): each column shows
+its field of the ladder of that GPU's report of the track at that size (`<track>.json` or
+`<track>-<width>.json`, whose problem says the size; `DRAM %`, `SM %`, `occupancy`, `limiter` and
+a kernel's `` `name` `` column, "0.0427 ms, latency", from its `-profile` twin and its notes): a
+row's own time, the named steps' ratio, its % of copy and share of the library. A stale cell that
+happens to equal another field or another row's ratio, which the rules above accept, fails.
 """
 
 import bisect
@@ -970,6 +978,108 @@ def named_reports(text, scope, gpu=None):
     return sorted(v for r in chosen for v in r.values)
 
 
+# A lesson's table of measurements per GPU and size: its header starts "| GPU, size |", each row
+# "| H200, 8192x8192 | ...": every cell is one field of the ladder of that GPU's report of the
+# track at that size, the column's header says which (check_size_table).
+SIZE_ROW = re.compile(r"^\**(H100|H200), (\d+)x(\d+)\**$")
+SIZE_COLUMNS = (
+    (re.compile(r"^step (\d\d) ms$"), "ms"),
+    (re.compile(r"^(\d\d) vs (\d\d)$"), "speedup"),
+    (re.compile(r"^(?:(\d\d) )?GB/s$"), "throughput"),
+    (re.compile(r"^(?:(\d\d) )?% of copy$"), "copy"),
+    (re.compile(r"^(?:(\d\d) )?% of (?:NPP|CUB|cuBLAS)$"), "library"),
+    (re.compile(r"^(DRAM %|SM %)$"), "profile"),
+    (re.compile(r"^(occupancy|limiter)$"), "profile"),
+    (re.compile(r"^`(\w+)`$"), "kernel"),
+)
+KERNEL_NOTE = re.compile(r"(\w+) \([\d, ]+\) ([\d.]+) ms, DRAM [\d.]+%, SM [\d.]+%, occupancy [\d.]+%, ([\w+]+)")
+
+
+def size_reports(reports, track, gpu, width, height):
+    """The ladders (plain, profiled) of `gpu`'s reports of `track` at width x height: the report
+    named after the track (or track-<width>) and its -profile twin, whose ladder's problem says
+    the size."""
+    def ladder(names):
+        for r in reports:
+            if r.gpu == gpu and r.name in names:
+                for lad in r.ladders:
+                    if "%dx%d" % (width, height) in lad.get("problem", ""):
+                        return r, lad
+        return None, None
+    names = (track, "%s-%d" % (track, width))
+    return ladder(names), ladder(tuple(n + "-profile" for n in names))
+
+
+def check_size_table(rel, lines, start, reports, problems):
+    """Rule of the "| GPU, size |" tables of a lesson's README (SIZE_COLUMNS): a cell must show its
+    column's field of its row's report, at the precision shown; a value that only another field
+    or another row holds (a stale time that happens to round to another step's) fails. Returns
+    the indices of the lines checked and the number of cells."""
+    match = LESSON_README.match(rel)
+    track, own = match.group(1), match.group(2)
+    header = cells(lines[start])
+    checked, count = set(), 0
+    for index in range(start + 2, len(lines)):
+        line = lines[index]
+        if not line.startswith("|"):
+            break
+        row = cells(line)
+        where = SIZE_ROW.match(row[0])
+        if not where or len(row) < 2 or not NUMBER.search(" ".join(row[1:])):
+            continue  # a row of words ("| H100 | still to come |")
+        gpu, width, height = where.group(1).lower(), int(where.group(2)), int(where.group(3))
+        (plain, ladder), (profiled, profile) = size_reports(reports, track, gpu, width, height)
+        if ladder is None:
+            problems.append("%s:%d: no report of the %s holds the %s ladder at %dx%d for this row: %s"
+                            % (rel, index + 1, gpu.upper(), track, width, height, line.strip()[:100]))
+            continue
+        rungs = {r["step"]: r for r in ladder["rungs"]}
+        prungs = {r["step"]: r for r in profile["rungs"]} if profile else {}
+        notes = {k.group(1): (k.group(2), k.group(3)) for note in (profile or {}).get("notes", [])
+                 for k in KERNEL_NOTE.finditer(note)}
+        for head, cell in zip(header[1:], row[1:]):
+            text = cell.replace("*", "").strip()
+            kind = next(((m, k) for pattern, k in SIZE_COLUMNS for m in [pattern.match(head)] if m), None)
+            if kind is None or not text or text == "-":
+                continue
+            column, kind = kind
+            step = column.group(1) if column.groups() and column.group(1) and column.group(1)[:1].isdigit() else own
+            want = None
+            if kind == "kernel":
+                entry = notes.get(column.group(1))
+                want = entry and "%s ms, %s" % entry
+                ok = want == text
+            elif kind == "profile":
+                rung = prungs.get(own)
+                want = rung and str((rung.get("extra") or {}).get(column.group(1), ""))
+                ok = want is not None and text.rstrip("%") == want.rstrip("%")
+            else:
+                number = NUMBER.search(text)
+                shown = number and number.group(0).replace(",", "")
+                if kind == "speedup":
+                    a, b = rungs.get(column.group(1)), rungs.get(column.group(2))
+                    value = b and a and b["median_ms"] / a["median_ms"]
+                elif kind == "copy":
+                    value = rungs.get(step) and float(str(rungs[step]["extra"].get("% of copy", "nan")).rstrip("%"))
+                else:
+                    field = {"ms": "median_ms", "throughput": "throughput", "library": "fraction_of_library"}[kind]
+                    value = rungs.get(step) and rungs[step].get(field)
+                    if kind == "library" and value is not None:
+                        value = 100.0 * value
+                want = value
+                decimals = len(shown.split(".")[1]) if shown and "." in shown else 0
+                ok = shown is not None and value is not None and matches(float(shown), decimals, [value])
+            count += 1
+            if not ok:
+                problems.append("%s:%d: column \"%s\" of the %s row shows %s, but %s/%s.json holds %s there: %s"
+                                % (rel, index + 1, head, row[0].replace("*", ""), text, gpu,
+                                   (profiled if kind in ("profile", "kernel") else plain).name if
+                                   (profiled if kind in ("profile", "kernel") else plain) else track, want,
+                                   line.strip()[:100]))
+        checked.add(index)
+    return checked, count
+
+
 def main():
     reports = load_reports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
@@ -979,7 +1089,7 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0, "fraction_of_library": 0}
+              "spread": 0, "fraction_of_library": 0, "size table": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -994,6 +1104,11 @@ def main():
             rows = check_ladder_block(start, block, lines, reports, rel, problems)
             counts["ladder rows"] += len(rows)
             ladder_lines |= rows
+        if LESSON_README.match(rel):
+            for start, line in enumerate(lines):
+                if line.startswith("| GPU, size |"):
+                    rows, found = check_size_table(rel, lines, start, reports, problems)
+                    counts["size table"] += found
         for header, columns, body in export_tables(lines):
             rows, found = check_export_table(header, columns, body, lines, rel, problems)
             counts["ncu table"] += found
@@ -1224,10 +1339,11 @@ def main():
           "%d in the Nsight Compute exports (%d of them), %d listed as not from a report, %d values of tables of "
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
-          "%d spreads that are a row's spread, %d shares of the library that are a row's; %d problem(s)"
+          "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
+          "\"GPU, size\" tables that are their column's field of their row's report; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
-             counts["fraction_of_library"], len(problems)))
+             counts["fraction_of_library"], counts["size table"], len(problems)))
     return 1 if problems else 0
 
 

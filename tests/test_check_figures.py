@@ -114,7 +114,8 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
         self.assertEqual(status, 0, out)
         self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread, 0 shares of the library "
-                      "that are a row's; 0 problem(s)", out)
+                      "that are a row's, 0 cells of lessons' \"GPU, size\" tables that are their column's "
+                      "field of their row's report; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -588,7 +589,7 @@ class Spreads(unittest.TestCase):
     def test_a_rows_spread_passes(self):
         status, out = self.course("Step 02's times are the least steady (its `spread` column: 6.0%).\n")
         self.assertEqual(status, 0, out)
-        self.assertIn("1 spreads that are a row's spread, 0 shares of the library that are a row's; 0 problem(s)", out)
+        self.assertIn("1 spreads that are a row's spread, 0 shares of the library that are a row's, 0 cells", out)
 
     def test_a_figure_after_spread_that_is_no_rows_spread_fails(self):
         # 10.7 is in the report (step 01's time), but no row spread over 10.7%
@@ -603,11 +604,62 @@ class Spreads(unittest.TestCase):
     def test_a_share_of_the_library_is_a_rows(self):
         status, out = self.course("Step 02 runs at 58.7% of cuBLAS.\n")
         self.assertEqual(status, 0, out)
-        self.assertIn("1 shares of the library that are a row's; 0 problem(s)", out)
+        self.assertIn("1 shares of the library that are a row's, 0 cells", out)
         # 10.7 is step 01's time, no row's share of cuBLAS's speed
         status, out = self.course("Step 02 runs at 10.7% of cuBLAS.\n")
         self.assertEqual(status, 1, out)
         self.assertIn("README.md:3: 10.7% before the library's name is no row's share of the library's speed", out)
+
+
+# A lesson's "| GPU, size |" table: the ladder of the track's report at that size, each column one
+# field of it. Step 01 took 0.2000 ms, step 02 0.1000 ms: "02 vs 01" is 2.00x; 1.25 is another
+# row's value (the copy's time over step 02's), which the loose check accepts.
+SIZE_REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "library": "NPP", "rungs": ['
+               '{"step": "01", "title": "one", "median_ms": 0.2, "fraction_of_library": 0.5, '
+               '"extra": {"% of copy": "62.5%"}}, '
+               '{"step": "02", "title": "two", "median_ms": 0.1, "fraction_of_library": 1.0, '
+               '"extra": {"% of copy": "125.0%"}}, '
+               '{"step": "copy", "title": "copy", "median_ms": 0.125, "extra": {"% of copy": "100.0%"}}]}]}')
+
+
+class SizeTables(unittest.TestCase):
+    def course(self, row):
+        """A scratch course whose lesson demo 02 shows `row` in its "GPU, size" table."""
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        lesson = root / "lessons" / "demo" / "02_two"
+        lesson.mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
+        (lesson / "README.md").write_text("# Demo 02\n\n| GPU, size | step 01 ms | step 02 ms | 02 vs 01 | % of copy "
+                                          "| % of NPP |\n| --- | ---: | ---: | ---: | ---: | ---: |\n" + row + "\n")
+        (root / "tests" / "figures_not_in_reports.txt").write_text("")
+        (root / "slides" / "data" / "h200").mkdir(parents=True)
+        (root / "slides" / "data" / "h200" / "demo.json").write_text(SIZE_REPORT)
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_each_column_shows_its_field(self):
+        status, out = self.course("| H200, 64x64 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
+        self.assertEqual(status, 0, out)
+        self.assertIn("5 cells of lessons' \"GPU, size\" tables", out)
+
+    def test_another_rows_ratio_in_a_speedup_column_fails(self):
+        # 1.25 is a ratio of the report's rows (the copy's time over step 02's), not 01's over 02's
+        status, out = self.course("| H200, 64x64 | 0.2000 | 0.1000 | **1.25x** | 125.0% | 100.0% |")
+        self.assertEqual(status, 1, out)
+        self.assertIn('column "02 vs 01" of the H200, 64x64 row shows 1.25x, but h200/demo.json holds 2.0', out)
+
+    def test_another_steps_time_fails(self):
+        status, out = self.course("| H200, 64x64 | 0.1000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
+        self.assertEqual(status, 1, out)
+        self.assertIn('column "step 01 ms" of the H200, 64x64 row shows 0.1000', out)
+
+    def test_a_size_no_report_holds_fails(self):
+        status, out = self.course("| H200, 128x128 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("no report of the H200 holds the demo ladder at 128x128", out)
 
 if __name__ == "__main__":
     unittest.main()
