@@ -74,6 +74,21 @@ StructureCheck check_kernel_per_alignment(Launcher graded) {
                                              "by the launcher with rows_aligned(p, 4)")};
 }
 
+void check_register_kernel(const Step& step, const Step& reference, const char* shared, const char* local,
+                           const char* threads) {
+    const std::string label = "step " + course::step_label(step.number);
+    const course::LaunchRecord record = launches_of(step);
+    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: ", label, " is one fused kernel");
+    const course::KernelLaunch mine = record.kernels[0];
+    const course::KernelLaunch theirs = launches_of(reference).kernels.at(0);
+    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(), " bytes of shared memory: ", shared);
+    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
+                  " bytes of local memory per thread: ", local);
+    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= theirs.blocks() * theirs.threads_per_block(),
+                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
+                  theirs.blocks() * theirs.threads_per_block(), threads);
+}
+
 void check_speed(std::vector<Step> steps, const std::string& advice) {
     // The race's ladder leaves out the copy and NPP rows: only the steps.
     const auto steps_only = [](const std::vector<Step>& race, const course::TrackRun& run) {

@@ -38,6 +38,14 @@ void check_every_shape(const Step& step);
 // The kernels `step` launches for a 2048x2048 image, in order.
 course::LaunchRecord launches_of(const Step& step);
 
+// What steps 06 to 09 keep, checked without a clock on a 2048x2048 image: one kernel, no shared
+// memory, no local memory, no more threads than `reference` launches (several pixels per
+// thread). `shared`, `local` and `threads` end the messages of the three checks: why each must
+// hold in this step (`threads` after the reference's count, e.g. " (4 columns and 16 rows
+// each)").
+void check_register_kernel(const Step& step, const Step& reference, const char* shared, const char* local,
+                           const char* threads);
+
 // What a check without a clock saw, and whether it holds.
 struct StructureCheck {
     bool ok = false;

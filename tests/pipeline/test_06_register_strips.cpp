@@ -22,19 +22,10 @@ TEST_CASE("step 06 is exact at every grading size and pitch, the border included
 }
 
 TEST_CASE("step 06 is one kernel that keeps everything in registers, several pixels per thread") {
-    const course::LaunchRecord record = testing::launches_of(kStep);
-    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: step 06 is one fused kernel");
-    const course::KernelLaunch mine = record.kernels[0];
-    const course::KernelLaunch reference = testing::launches_of(kReference).kernels.at(0);
-    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(),
-                  " bytes of shared memory: neighbouring columns come from the neighbouring lanes (__shfl), earlier "
-                  "rows from registers");
-    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: index the register arrays with constants only (loops the "
-                  "compiler unrolls)");
-    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
-                  reference.blocks() * reference.threads_per_block(), " (4 columns and 16 rows each)");
+    testing::check_register_kernel(
+        kStep, kReference,
+        "neighbouring columns come from the neighbouring lanes (__shfl), earlier rows from registers",
+        "index the register arrays with constants only (loops the compiler unrolls)", " (4 columns and 16 rows each)");
 }
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {

@@ -22,18 +22,10 @@ TEST_CASE("step 08 is exact at every grading size and pitch, the border included
 }
 
 TEST_CASE("step 08 is still one kernel in registers, several pixels per thread") {
-    const course::LaunchRecord record = testing::launches_of(kStep);
-    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: step 08 is one fused kernel");
-    const course::KernelLaunch mine = record.kernels[0];
-    const course::KernelLaunch reference = testing::launches_of(kReference).kernels.at(0);
-    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(),
-                  " bytes of shared memory: step 06's strips keep everything in registers");
-    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: index the rows loaded ahead with constants only (slot t % "
-                  "kAhead in a walk unrolled by 4 rows)");
-    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
-                  reference.blocks() * reference.threads_per_block(), " (4 columns and 16 rows each)");
+    testing::check_register_kernel(
+        kStep, kReference, "step 06's strips keep everything in registers",
+        "index the rows loaded ahead with constants only (slot t % kAhead in a walk unrolled by 4 rows)",
+        " (4 columns and 16 rows each)");
 }
 
 TEST_CASE("step 08 walks each case in a loop of its own: a kernel per alignment") {

@@ -22,19 +22,11 @@ TEST_CASE("step 09 is exact at every grading size and pitch, the border included
 }
 
 TEST_CASE("step 09 walks strips of whole 12-row turns, in registers") {
-    const course::LaunchRecord record = testing::launches_of(kStep);
-    REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: step 09 is one fused kernel");
-    const course::KernelLaunch mine = record.kernels[0];
-    const course::KernelLaunch reference = testing::launches_of(kReference).kernels.at(0);
-    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(),
-                  " bytes of shared memory: step 06's strips keep everything in registers");
-    CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: index the rows loaded ahead, the rings and the windows with "
-                  "constants only (slots t % kAhead, t % 4 and t % 3 in a walk unrolled by 12 rows)");
-    CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= reference.blocks() * reference.threads_per_block(),
-                  (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
-                  reference.blocks() * reference.threads_per_block(),
-                  " (4 columns and 24 rows each: strips of two 12-row turns)");
+    testing::check_register_kernel(
+        kStep, kReference, "step 06's strips keep everything in registers",
+        "index the rows loaded ahead, the rings and the windows with constants only (slots t % kAhead, t % 4 and t % 3 "
+        "in a walk unrolled by 12 rows)",
+        " (4 columns and 24 rows each: strips of two 12-row turns)");
 }
 
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
