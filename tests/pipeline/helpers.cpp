@@ -81,12 +81,13 @@ void check_register_kernel(const Step& step, const Step& reference, const char* 
     REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: ", label, " is one fused kernel");
     const course::KernelLaunch mine = record.kernels[0];
     const course::KernelLaunch theirs = launches_of(reference).kernels.at(0);
-    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(), " bytes of shared memory: ", shared);
+    // The reasons as strings: doctest prints a const char* variable as its address.
+    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(), " bytes of shared memory: ", std::string(shared));
     CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: ", local);
+                  " bytes of local memory per thread: ", std::string(local));
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= theirs.blocks() * theirs.threads_per_block(),
                   (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
-                  theirs.blocks() * theirs.threads_per_block(), threads);
+                  theirs.blocks() * theirs.threads_per_block(), std::string(threads));
 }
 
 void check_speed(std::vector<Step> steps, const std::string& advice) {
