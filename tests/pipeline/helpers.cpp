@@ -4,7 +4,10 @@
 #include "gpu_test.h"
 
 #include "course/byte_image.h"
+#include "pipeline/sass_rows.h"
 #include "speed_rule.h"
+
+#include <cstdio>
 
 namespace pipeline::testing {
 
@@ -88,6 +91,80 @@ void check_register_kernel(const Step& step, const Step& reference, const char* 
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= theirs.blocks() * theirs.threads_per_block(),
                   (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
                   theirs.blocks() * theirs.threads_per_block(), std::string(threads));
+}
+
+namespace {
+
+// The mangled name of the one kernel `step` launches for 2048x2048 pixels and
+// cuobjdump's listing of `library`; false and why in `failure` where either
+// cannot be had.
+bool listing_of(const Step& step, const std::string& library, const std::string& cuobjdump, std::string& name,
+                std::string& listing, std::string& failure) {
+    const course::LaunchRecord record = launches_of(step);
+    if (record.kernels.size() != 1) {
+        failure = "the launcher launches " + std::to_string(record.kernels.size()) + " kernels, not one";
+        return false;
+    }
+    if (cuobjdump.empty()) {
+        failure = "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine code "
+                  "cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure";
+        return false;
+    }
+    const char* function_name = nullptr;
+    if (cudaFuncGetName(&function_name, record.kernels[0].function) != cudaSuccess || function_name == nullptr) {
+        failure = "cudaFuncGetName cannot name the kernel launched";
+        return false;
+    }
+    name = function_name;
+    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        failure = "could not run " + command;
+        return false;
+    }
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
+    const int status = pclose(pipe);
+    if (status != 0 || listing.empty()) {
+        failure = command + " failed (status " + std::to_string(status) + "): the machine code cannot be read";
+        return false;
+    }
+    return true;
+}
+
+std::string describe(const WordLoop& loop) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%.1f instructions a row (%d for %d rows)", loop.per_row(), loop.instructions,
+                  loop.rows);
+    return text;
+}
+
+}  // namespace
+
+StructureCheck check_fewer_instructions(const Step& step, const Step& reference, const std::string& graded_library,
+                                        const std::string& reference_library, const std::string& cuobjdump) {
+    constexpr double kMost = 1.05;  // the graded loop's instructions a row over the reference's, at most
+    std::string name, listing, theirs_name, theirs_listing, failure;
+    if (!listing_of(step, graded_library, cuobjdump, name, listing, failure) ||
+        !listing_of(reference, reference_library, cuobjdump, theirs_name, theirs_listing, failure))
+        return {false, failure};
+    const WordLoop mine = cheapest_word_loop(listing, name);
+    const WordLoop theirs = cheapest_word_loop(theirs_listing, theirs_name);
+    if (!mine.found)
+        return {false, "the kernel launched, " + name + ", has no machine code in " + graded_library +
+                           ", whose kernels are: " + (mine.functions.empty() ? "none" : mine.functions)};
+    if (mine.rows == 0)
+        return {false, "the kernel launched for rows that allow 4-byte words, " + name +
+                           ", has no loop that loads whole words (three 4-byte loads a row)"};
+    if (theirs.rows == 0) return {false, "the reference's kernel, " + theirs_name + ", shows no word loop"};
+    const bool ok = mine.per_row() <= kMost * theirs.per_row();
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.2fx", kMost);
+    return {ok, "the walk of a strip inside the image (" + name + "'s cheapest loop of word loads) runs " +
+                    describe(mine) + ", the reference's " + describe(theirs) + "; at most " + limit +
+                    " the reference's: a pointer per image moved on by its pitch, and a turn of 12 rows so that "
+                    "the windows rotate by renaming (python3 tests/sass_loops.py build/lessons/pipeline-09 "
+                    "fused_v9 counts them)"};
 }
 
 void check_speed(std::vector<Step> steps, const std::string& advice) {

@@ -60,6 +60,17 @@ struct StructureCheck {
 // row by row: one kernel for both.
 StructureCheck check_kernel_per_alignment(Launcher graded);
 
+// Step 09's fewer instructions, where they show without a clock: in the
+// machine code (cuobjdump -sass, found at `cuobjdump`) of the kernel that
+// `step` launches for a 2048x2048 image (whole words), read from
+// `graded_library`, the cheapest loop that loads words (sass_rows.h: the walk
+// of a strip inside the image) runs at most 1.05x the instructions a row of
+// the same loop of `reference`'s kernel, read from `reference_library`. Step
+// 08's walk runs about 1.17x as many (its 4-row turn copies the windows, and
+// it works each row's addresses out from the row number).
+StructureCheck check_fewer_instructions(const Step& step, const Step& reference, const std::string& graded_library,
+                                        const std::string& reference_library, const std::string& cuobjdump);
+
 // The speed rule (tests/speed_rule.h) at 4096x4096: `steps` are the step
 // before's solution (left out for step 01), the reference solution of the
 // step, and the kernel graded, last.

@@ -8,6 +8,18 @@
 
 COURSE_SOLUTION_LAUNCHER(pipeline, step09_lean_walk)
 
+// Defined on the compile line (tests/meson.build): the static libraries of the
+// kernel graded and of the step's reference copy, and cuobjdump's path.
+#ifndef COURSE_GRADED_LIBRARY
+#define COURSE_GRADED_LIBRARY ""
+#endif
+#ifndef COURSE_REFERENCE_LIBRARY
+#define COURSE_REFERENCE_LIBRARY ""
+#endif
+#ifndef COURSE_CUOBJDUMP
+#define COURSE_CUOBJDUMP ""
+#endif
+
 namespace {
 
 using namespace pipeline;
@@ -29,11 +41,17 @@ TEST_CASE("step 09 walks strips of whole 12-row turns, in registers") {
         " (4 columns and 24 rows each: strips of two 12-row turns)");
 }
 
+TEST_CASE("step 09's walk runs fewer instructions a row: pointers and a 12-row turn, in its machine code") {
+    const testing::StructureCheck check = testing::check_fewer_instructions(kStep, kReference, COURSE_GRADED_LIBRARY,
+                                                                            COURSE_REFERENCE_LIBRARY, COURSE_CUOBJDUMP);
+    CHECK_MESSAGE(check.ok, check.what);
+}
+
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h). Row pointers and the
     // renamed windows change only the instructions, which no launch
-    // attribute shows: the race checks them.
+    // attribute shows: the check of the machine code above counts them.
     testing::check_speed({kPrevious, kReference, kStep},
                          "a pointer per image moved on by its pitch at each row instead of the row's address "
                          "worked out again, a 12-row turn (a multiple of 3 and 4: the windows and rings rotate by "

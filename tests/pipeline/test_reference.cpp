@@ -7,6 +7,7 @@
 #include "course/check.h"
 #include "course/image.h"
 #include "course/options.h"
+#include "pipeline/sass_rows.h"
 #include "tracks/pipeline/track.h"
 
 #include <cmath>
@@ -191,4 +192,45 @@ TEST_CASE("the command line: --pitch-pad, --size, --input") {
     CHECK(settings_from(options_with({"--size", "640x480"})).width == 640);
     CHECK_THROWS_AS(settings_from(options_with({"--size", "20000"})), course::UsageError);
     CHECK_THROWS_AS(settings_from(options_with({"--size", "64", "--input", "photo.png"})), course::UsageError);
+}
+
+TEST_CASE("step 09's check reads a kernel's cheapest word loop from cuobjdump's listing, that kernel's alone") {
+    // Made up in cuobjdump -sass's form: kernel a has a loop of 2 rows (6 word
+    // loads) in 10 instructions and one of bytes (no word loads); kernel b a
+    // loop of 1 row in 4 instructions, which must not count for a.
+    const std::string listing = "\tcode for sm_90a\n"
+                                "\t\tFunction : _Z1av\n"
+                                "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+                                "        /*0010*/                   LDG.E.CONSTANT R2, desc[UR4][R4.64] ;\n"
+                                "        /*0020*/                   LDG.E.CONSTANT R3, desc[UR4][R4.64+0x4] ;\n"
+                                "        /*0030*/                   LDG.E.CONSTANT R6, desc[UR4][R4.64+0x8] ;\n"
+                                "        /*0040*/                   IDP.4A.U8.S8 R7, R2, R3, R6 ;\n"
+                                "        /*0050*/                   LDG.E.CONSTANT R2, desc[UR4][R8.64] ;\n"
+                                "        /*0060*/                   LDG.E.CONSTANT R3, desc[UR4][R8.64+0x4] ;\n"
+                                "        /*0070*/                   LDG.E.CONSTANT R6, desc[UR4][R8.64+0x8] ;\n"
+                                "        /*0080*/                   IADD3 R4, P0, R4, 0x60, RZ ;\n"
+                                "        /*0090*/                   STG.E desc[UR4][R10.64], R7 ;\n"
+                                "        /*00a0*/              @!P0 BRA 0x10 ;\n"
+                                "        /*00b0*/                   LDG.E.U8.CONSTANT R2, desc[UR4][R4.64] ;\n"
+                                "        /*00c0*/                   LDG.E.U8.CONSTANT R3, desc[UR4][R4.64+0x1] ;\n"
+                                "        /*00d0*/                   LDG.E.U8.CONSTANT R6, desc[UR4][R4.64+0x2] ;\n"
+                                "        /*00e0*/               @P1 BRA 0xb0 ;\n"
+                                "        /*00f0*/                   EXIT ;\n"
+                                "        /*0100*/                   BRA 0x10;\n"
+                                "\t\tFunction : _Z1bv\n"
+                                "        /*0000*/                   LDG.E.CONSTANT R2, desc[UR4][R4.64] ;\n"
+                                "        /*0010*/                   LDG.E.CONSTANT R3, desc[UR4][R4.64+0x4] ;\n"
+                                "        /*0020*/                   LDG.E.CONSTANT R6, desc[UR4][R4.64+0x8] ;\n"
+                                "        /*0030*/              @!P0 BRA 0x0 ;\n";
+    const pipeline::testing::WordLoop a = pipeline::testing::cheapest_word_loop(listing, "_Z1av");
+    CHECK(a.found);
+    CHECK(a.instructions == 10);
+    CHECK(a.rows == 2);
+    CHECK(a.per_row() == doctest::Approx(5.0));
+    const pipeline::testing::WordLoop b = pipeline::testing::cheapest_word_loop(listing, "_Z1bv");
+    CHECK(b.instructions == 4);
+    CHECK(b.rows == 1);
+    const pipeline::testing::WordLoop none = pipeline::testing::cheapest_word_loop(listing, "_Z1cv");
+    CHECK_FALSE(none.found);
+    CHECK(none.functions == "_Z1av, _Z1bv");
 }

@@ -295,12 +295,13 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v9(Params p) {
     };
 
     const auto walk = [&](auto way) {
-        if constexpr (decltype(way)::words)
+        if constexpr (decltype(way)::words) {
 #pragma unroll
             for (int a = 0; a < kAhead; ++a) load_row(a, s.ahead[a], way);
-                // TODO(step 09): without clamped rows, set the two pointers: RGB row
-                // kAhead of the walk, edge row ys (the row that row 2 kHalo writes).
-                // The first 2 kHalo rows only fill the column sums and windows.
+            // TODO(step 09): without clamped rows, set the two pointers: RGB row
+            // kAhead of the walk, edge row ys (the row that row 2 kHalo writes).
+        }
+        // The first 2 kHalo rows only fill the column sums and windows.
 #pragma unroll
         for (int t = 0; t < 2 * kHalo; ++t) row(t, t % kTurn, way);
         // Then a turn of kTurn rows at a time, to the strip's last row or the
