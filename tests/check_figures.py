@@ -153,6 +153,10 @@ its field of the ladder of that GPU's report of the track at that size (`<track>
 a kernel's `` `name` `` column, "0.0427 ms, latency", from its `-profile` twin and its notes): a
 row's own time, the named steps' ratio, its % of copy and share of the library. A stale cell that
 happens to equal another field or another row's ratio, which the rules above accept, fails.
+So is **a track's two-GPU ladder table** (header `| step | H100 ms | vs prev | % of copy | H200 ms |
+...`, or `| step | H100 DRAM % | SM % | occupancy | limiter | H200 DRAM % | ...`; rows of a step, the
+copy, NPP) (check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's
+rung in one report of that GPU that the section names (or of the track's).
 """
 
 import bisect
@@ -1080,6 +1084,80 @@ def check_size_table(rel, lines, start, reports, problems):
     return checked, count
 
 
+# A track's table of both GPUs' ladders: its header starts "| step |" and names a GPU in a column
+# ("H100 ms", "H200 DRAM %"); that column and the ones after it, up to the next GPU's, are that
+# GPU's (check_gpu_ladder_table).
+GPU_COLUMN = re.compile(r"^(H100|H200) (.+)$")
+LADDER_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% of copy": "% of copy", "DRAM %": "DRAM %",
+                 "SM %": "SM %", "occupancy": "occupancy", "limiter": "limiter"}
+
+
+def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
+    """Rule of a track's two-GPU ladder tables: in each row of a step ("05 fused"), the copy or the
+    library ("NPP", "ref"), each GPU's group of cells (ms, vs prev, % of copy, DRAM %, SM %,
+    occupancy, limiter; "0.0870 (3085.2 GB/s)" a time and its throughput) must be the fields of
+    one rung of that step in one of that GPU's reports that the section names (or of the track's,
+    where it names none): a stale cell that another field or row holds fails. Returns the number
+    of groups checked."""
+    header = cells(lines[start])
+    owner, fields = [], []
+    gpu = None
+    for head in header:
+        named = GPU_COLUMN.match(head)
+        if named:
+            gpu, head = named.group(1).lower(), named.group(2)
+        elif head.startswith(("8800", "the talk")):
+            gpu = None
+        owner.append(gpu)
+        fields.append(LADDER_FIELDS.get(head))
+    gpus = sorted({g for g in owner if g})
+    count = 0
+    for index in range(start + 2, len(lines)):
+        line = lines[index]
+        if not line.startswith("|"):
+            break
+        row = cells(line)
+        label = row[0].replace("*", "").strip()
+        step = label[:2] if re.match(r"^\d\d\b", label) else {"copy": "copy", "NPP": "ref", "ref": "ref"}.get(label)
+        if step is None:
+            continue
+        for gpu in gpus:
+            shown = [(fields[c], row[c].replace("*", "").strip()) for c in range(1, min(len(row), len(fields)))
+                     if owner[c] == gpu and fields[c] and row[c].replace("*", "").strip() not in ("", "-")]
+            if not shown:
+                continue
+            candidates = chosen_reports(section, scope, gpu) or [r for r in scope if r.gpu == gpu]
+
+            def holds(rung):
+                extra = rung.get("extra") or {}
+                for field, text in shown:
+                    if field in ("median_ms", "speedup_vs_previous"):
+                        numbers = NUMBER.findall(text)
+                        if not numbers:
+                            return False
+                        value = rung.get(field)
+                        first = numbers[0].replace(",", "")
+                        if value is None or not matches(float(first), len(first.split(".")[1]), [value]):
+                            return False
+                        if field == "median_ms" and "GB/s" in text and len(numbers) > 1:
+                            second = numbers[1].replace(",", "")
+                            if not matches(float(second), len(second.split(".")[1]), [rung.get("throughput") or 0]):
+                                return False
+                    elif str(extra.get(field, "")).rstrip("%") != text.rstrip("%"):
+                        return False
+                return True
+
+            rungs = [rung for r in candidates for ladder in r.ladders for rung in ladder["rungs"] if rung["step"] == step]
+            count += 1
+            if not any(holds(rung) for rung in rungs):
+                problems.append("%s:%d: the %s's cells of row %s (%s) are not the fields of step %s's row in any one "
+                                "of %s: %s" % (
+                    rel, index + 1, gpu.upper(), label, ", ".join(t for _, t in shown), step,
+                    ", ".join(sorted("%s/%s.json" % (r.gpu, r.name) for r in candidates)) or "no report",
+                    line.strip()[:100]))
+    return count
+
+
 def main():
     reports = load_reports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
@@ -1089,7 +1167,7 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0, "fraction_of_library": 0, "size table": 0}
+              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -1104,6 +1182,10 @@ def main():
             rows = check_ladder_block(start, block, lines, reports, rel, problems)
             counts["ladder rows"] += len(rows)
             ladder_lines |= rows
+        sections = paragraph_of(lines)
+        for start, line in enumerate(lines):
+            if line.startswith("| step |") and any(GPU_COLUMN.match(c) for c in cells(line)):
+                counts["gpu ladder"] += check_gpu_ladder_table(rel, lines, start, scope, sections[start], problems)
         if LESSON_README.match(rel):
             for start, line in enumerate(lines):
                 if line.startswith("| GPU, size |"):
@@ -1340,10 +1422,11 @@ def main():
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
           "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
-          "\"GPU, size\" tables that are their column's field of their row's report; %d problem(s)"
+          "\"GPU, size\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
+          "two-GPU ladder table that are one rung's; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
-             counts["fraction_of_library"], counts["size table"], len(problems)))
+             counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], len(problems)))
     return 1 if problems else 0
 
 

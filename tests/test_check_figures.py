@@ -115,7 +115,8 @@ class CheckFigures(unittest.TestCase):
         self.assertEqual(status, 0, out)
         self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread, 0 shares of the library "
                       "that are a row's, 0 cells of lessons' \"GPU, size\" tables that are their column's "
-                      "field of their row's report; 0 problem(s)", out)
+                      "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
+                      "rung's; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -617,7 +618,7 @@ class Spreads(unittest.TestCase):
 SIZE_REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "library": "NPP", "rungs": ['
                '{"step": "01", "title": "one", "median_ms": 0.2, "fraction_of_library": 0.5, '
                '"extra": {"% of copy": "62.5%"}}, '
-               '{"step": "02", "title": "two", "median_ms": 0.1, "fraction_of_library": 1.0, '
+               '{"step": "02", "title": "two", "median_ms": 0.1, "speedup_vs_previous": 2.0, "fraction_of_library": 1.0, '
                '"extra": {"% of copy": "125.0%"}}, '
                '{"step": "copy", "title": "copy", "median_ms": 0.125, "extra": {"% of copy": "100.0%"}}]}]}')
 
@@ -660,6 +661,26 @@ class SizeTables(unittest.TestCase):
         status, out = self.course("| H200, 128x128 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
         self.assertEqual(status, 1, out)
         self.assertIn("no report of the H200 holds the demo ladder at 128x128", out)
+
+
+class GpuLadderTables(unittest.TestCase):
+    # A track's two-GPU ladder table, the H200's columns from SIZE_REPORT: step 02's "vs prev" is
+    # 2.00x; 1.25x is the copy's time over step 02's, which the loose check of a step's row accepts.
+    TABLE = "| step | H200 ms | vs prev | % of copy |\n| --- | ---: | ---: | ---: |\n| 01 one | 0.2000 | | 62.5% |\n" \
+            "| 02 two | 0.1000 | SPEEDUP | 125.0% |\n| copy | 0.1250 | | 100.0% |\n"
+
+    def course(self, speedup):
+        return GpuTables.course(self, self.TABLE.replace("SPEEDUP", speedup), {"h200": SIZE_REPORT})
+
+    def test_a_rows_own_fields_pass(self):
+        status, out = self.course("**2.00x**")
+        self.assertEqual(status, 0, out)
+        self.assertIn("3 GPUs' cells of a row of a two-GPU ladder table that are one rung's", out)
+
+    def test_another_rows_ratio_fails(self):
+        status, out = self.course("1.25x")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the H200's cells of row 02 two (0.1000, 1.25x, 125.0%) are not the fields of step 02's row", out)
 
 if __name__ == "__main__":
     unittest.main()
