@@ -153,7 +153,9 @@ its field of the ladder of that GPU's report of the track at that size (`<track>
 a kernel's `` `name` `` column, "0.0427 ms, latency", from its `-profile` twin and its notes): a
 row's own time, the named steps' ratio, its % of copy and share of the library. A stale cell that
 happens to equal another field or another row's ratio, which the rules above accept, fails.
-So is **a track's two-GPU ladder table** (header `| step | H100 ms | vs prev | % of copy | H200 ms |
+So is a lesson's **"| GPU | 4096^3: ms | vs prev | % of cuBLAS | 8192^3: ms | ..."** table
+(check_cube_table): each size's cells of a GPU's row are the fields of the lesson's step in that
+GPU's report of the track whose problem is that size. So is **a track's two-GPU ladder table** (header `| step | H100 ms | vs prev | % of copy | H200 ms |
 ...`, or `| step | H100 DRAM % | SM % | occupancy | limiter | H200 DRAM % | ...`; rows of a step, the
 copy, NPP) (check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's
 rung in one report of that GPU that the section names (or of the track's).
@@ -1158,6 +1160,60 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
     return count
 
 
+# A lesson's table of its step per GPU and problem size: its header starts "| GPU |", and a
+# column "4096^3: ms" starts the group of that size ("vs prev", "% of cuBLAS", "% peak" after it
+# are of that size too); each row "| H100 |" shows the lesson's step (check_cube_table).
+CUBE_COLUMN = re.compile(r"^(\d+)\^3: (.+)$")
+CUBE_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% peak": "percent_of_peak",
+               "% of cuBLAS": "fraction_of_library", "% of CUB": "fraction_of_library",
+               "% of NPP": "fraction_of_library"}
+
+
+def check_cube_table(rel, lines, start, reports, problems):
+    """Rule of the "| GPU | 4096^3: ms | vs prev | ..." tables of a lesson's README: each cell is
+    its column's field of the lesson's step in the ladder of the row's GPU's report of the track
+    whose problem is that size (M x N x K = 4096 x 4096 x 4096). Returns the cells checked."""
+    match = LESSON_README.match(rel)
+    track, own = match.group(1), match.group(2)
+    header = cells(lines[start])
+    columns, size = [], None
+    for head in header:
+        cube = CUBE_COLUMN.match(head)
+        if cube:
+            size, head = int(cube.group(1)), cube.group(2)
+        columns.append((size, CUBE_FIELDS.get(head)))
+    count = 0
+    for index in range(start + 2, len(lines)):
+        line = lines[index]
+        if not line.startswith("|"):
+            break
+        row = cells(line)
+        gpu = row[0].replace("*", "").strip()
+        if gpu not in ("H100", "H200"):
+            continue
+        for (size, field), cell in zip(columns[1:], row[1:]):
+            text = cell.replace("*", "").strip()
+            number = NUMBER.search(text)
+            if size is None or field is None or not number:
+                continue
+            problem = "%d x %d x %d" % (size, size, size)
+            rung = next((r for rep in reports if rep.gpu == gpu.lower()
+                         and (rep.name == track or rep.name.startswith(track + "-"))
+                         for lad in rep.ladders if problem in lad.get("problem", "")
+                         for r in lad["rungs"] if r["step"] == own), None)
+            value = rung and rung.get(field)
+            if value is not None and field in ("percent_of_peak", "fraction_of_library"):
+                value = 100.0 * value
+            shown = number.group(0).replace(",", "")
+            count += 1
+            if value is None or not matches(float(shown), len(shown.split(".")[1]), [value]):
+                problems.append("%s:%d: the %s row's %s at %d^3 shows %s, but step %s's row of the %s's %s report at "
+                                "%s holds %s: %s" % (rel, index + 1, gpu, field, size, text, own, gpu, track, problem,
+                                                     "nothing" if value is None else "%.4g" % value,
+                                                     line.strip()[:100]))
+    return count
+
+
 def main():
     reports = load_reports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
@@ -1191,6 +1247,8 @@ def main():
                 if line.startswith("| GPU, size |"):
                     rows, found = check_size_table(rel, lines, start, reports, problems)
                     counts["size table"] += found
+                elif line.startswith("| GPU |") and any(CUBE_COLUMN.match(c) for c in cells(line)):
+                    counts["size table"] += check_cube_table(rel, lines, start, reports, problems)
         for header, columns, body in export_tables(lines):
             rows, found = check_export_table(header, columns, body, lines, rel, problems)
             counts["ncu table"] += found
@@ -1422,7 +1480,7 @@ def main():
           "exports checked metric by metric, %d figures in the reports of the one GPU that their table row or "
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
           "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
-          "\"GPU, size\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
+          "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
           "two-GPU ladder table that are one rung's; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],

@@ -114,7 +114,8 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING + "\n" + self.STARTERS)
         self.assertEqual(status, 0, out)
         self.assertIn("1 thresholds of tests/speed_verdict.h, 0 spreads that are a row's spread, 0 shares of the library "
-                      "that are a row's, 0 cells of lessons' \"GPU, size\" tables that are their column's "
+                      "that are a row's, 0 cells of lessons' \"GPU, size\" and \"GPU | 4096^3: ms\" tables that are "
+                      "their column's "
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
                       "rung's; 0 problem(s)", out)
 
@@ -644,7 +645,7 @@ class SizeTables(unittest.TestCase):
     def test_each_column_shows_its_field(self):
         status, out = self.course("| H200, 64x64 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
         self.assertEqual(status, 0, out)
-        self.assertIn("5 cells of lessons' \"GPU, size\" tables", out)
+        self.assertIn("5 cells of lessons' \"GPU, size\" and", out)
 
     def test_another_rows_ratio_in_a_speedup_column_fails(self):
         # 1.25 is a ratio of the report's rows (the copy's time over step 02's), not 01's over 02's
@@ -661,6 +662,37 @@ class SizeTables(unittest.TestCase):
         status, out = self.course("| H200, 128x128 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
         self.assertEqual(status, 1, out)
         self.assertIn("no report of the H200 holds the demo ladder at 128x128", out)
+
+
+class CubeTables(unittest.TestCase):
+    # A lesson's "| GPU | 64^3: ms | vs prev |" table: step 02's row of the report at 64 x 64 x 64
+    def course(self, row):
+        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+        self.addCleanup(shutil.rmtree, root)
+        lesson = root / "lessons" / "demo" / "02_two"
+        lesson.mkdir(parents=True)
+        (root / "tests").mkdir()
+        (root / "README.md").write_text("# A course\n")
+        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
+        (lesson / "README.md").write_text("# Demo 02\n\n| GPU | 64^3: ms | vs prev | % of NPP |\n| --- | ---: | ---: | ---: |\n"
+                                          + row + "\n")
+        (root / "tests" / "figures_not_in_reports.txt").write_text("")
+        (root / "slides" / "data" / "h200").mkdir(parents=True)
+        (root / "slides" / "data" / "h200" / "demo.json").write_text(
+            SIZE_REPORT.replace("demo: 64x64 pixels", "M x N x K = 64 x 64 x 64"))
+        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+        return run.returncode, run.stdout + run.stderr
+
+    def test_the_lessons_step_passes(self):
+        status, out = self.course("| H200 | 0.1000 | 2.00x | 100.0% |")
+        self.assertEqual(status, 0, out)
+        self.assertIn("3 cells of lessons'", out)
+
+    def test_another_field_fails(self):
+        # 0.1250 is the copy's time, a value of the report: not step 02's
+        status, out = self.course("| H200 | 0.1250 | 2.00x | 100.0% |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the H200 row's median_ms at 64^3 shows 0.1250, but step 02's row", out)
 
 
 class GpuLadderTables(unittest.TestCase):
