@@ -1091,13 +1091,20 @@ def check_size_table(rel, lines, start, reports, problems):
 # GPU's (check_gpu_ladder_table).
 GPU_COLUMN = re.compile(r"^(H100|H200) (.+)$")
 LADDER_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% of copy": "% of copy", "DRAM %": "DRAM %",
-                 "SM %": "SM %", "occupancy": "occupancy", "limiter": "limiter"}
+                 "SM %": "SM %", "occupancy": "occupancy", "limiter": "limiter", "GFLOP/s": "throughput",
+                 "GB/s": "throughput", "% of cuBLAS": "fraction_of_library", "% of CUB": "fraction_of_library",
+                 "% of NPP": "fraction_of_library", "% of FP32 peak": "percent_of_peak", "% peak": "percent_of_peak"}
+# The rung's fields that are numbers (the others are strings of its extra columns), and those
+# that the texts show as percentages of a fraction
+NUMBER_FIELDS = ("median_ms", "speedup_vs_previous", "throughput", "fraction_of_library", "percent_of_peak")
+PERCENT_FIELDS = ("fraction_of_library", "percent_of_peak")
 
 
 def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
     """Rule of a track's two-GPU ladder tables: in each row of a step ("05 fused"), the copy or the
-    library ("NPP", "ref"), each GPU's group of cells (ms, vs prev, % of copy, DRAM %, SM %,
-    occupancy, limiter; "0.0870 (3085.2 GB/s)" a time and its throughput) must be the fields of
+    library ("NPP", "ref"), each GPU's group of cells (LADDER_FIELDS: ms, vs prev, % of copy,
+    GFLOP/s, % of cuBLAS, DRAM %, SM %, occupancy, limiter...; "0.0870 (3085.2 GB/s)" a time and
+    its throughput) must be the fields of
     one rung of that step in one of that GPU's reports that the section names (or of the track's,
     where it names none): a stale cell that another field or row holds fails. Returns the number
     of groups checked."""
@@ -1133,11 +1140,13 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
             def holds(rung):
                 extra = rung.get("extra") or {}
                 for field, text in shown:
-                    if field in ("median_ms", "speedup_vs_previous"):
+                    if field in NUMBER_FIELDS:
                         numbers = NUMBER.findall(text)
                         if not numbers:
                             return False
                         value = rung.get(field)
+                        if value is not None and field in PERCENT_FIELDS:
+                            value = 100.0 * value
                         first = numbers[0].replace(",", "")
                         if value is None or not matches(float(first), len(first.split(".")[1]), [value]):
                             return False
