@@ -984,6 +984,15 @@ def named_reports(text, scope, gpu=None):
     return sorted(v for r in chosen for v in r.values)
 
 
+def table_rows(lines, start):
+    """(index, cells) of each row of the Markdown table whose header is lines[start], after its
+    separator line, to the table's end."""
+    for index in range(start + 2, len(lines)):
+        if not lines[index].startswith("|"):
+            return
+        yield index, cells(lines[index])
+
+
 # A lesson's table of measurements per GPU and size: its header starts "| GPU, size |", each row
 # "| H200, 8192x8192 | ...": every cell is one field of the ladder of that GPU's report of the
 # track at that size, the column's header says which (check_size_table).
@@ -1025,11 +1034,8 @@ def check_size_table(rel, lines, start, reports, problems):
     track, own = match.group(1), match.group(2)
     header = cells(lines[start])
     checked, count = set(), 0
-    for index in range(start + 2, len(lines)):
+    for index, row in table_rows(lines, start):
         line = lines[index]
-        if not line.startswith("|"):
-            break
-        row = cells(line)
         where = SIZE_ROW.match(row[0])
         if not where or len(row) < 2 or not NUMBER.search(" ".join(row[1:])):
             continue  # a row of words ("| H100 | still to come |")
@@ -1121,11 +1127,8 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
         fields.append(LADDER_FIELDS.get(head))
     gpus = sorted({g for g in owner if g})
     count = 0
-    for index in range(start + 2, len(lines)):
+    for index, row in table_rows(lines, start):
         line = lines[index]
-        if not line.startswith("|"):
-            break
-        row = cells(line)
         label = row[0].replace("*", "").strip()
         step = label[:2] if re.match(r"^\d\d\b", label) else {"copy": "copy", "NPP": "ref", "ref": "ref"}.get(label)
         if step is None:
@@ -1192,11 +1195,8 @@ def check_cube_table(rel, lines, start, reports, problems):
             size, head = int(cube.group(1)), cube.group(2)
         columns.append((size, CUBE_FIELDS.get(head)))
     count = 0
-    for index in range(start + 2, len(lines)):
+    for index, row in table_rows(lines, start):
         line = lines[index]
-        if not line.startswith("|"):
-            break
-        row = cells(line)
         gpu = row[0].replace("*", "").strip()
         if gpu not in ("H100", "H200"):
             continue

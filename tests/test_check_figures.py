@@ -624,23 +624,29 @@ SIZE_REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "library": "NPP",
                '{"step": "copy", "title": "copy", "median_ms": 0.125, "extra": {"% of copy": "100.0%"}}]}]}')
 
 
+def lesson_course(test, table, report):
+    """A scratch course whose lesson demo 02's README holds `table`, with the H200's report
+    `report` of the track; returns (exit status, output) of check_figures.py on it."""
+    root = Path(tempfile.mkdtemp(prefix="check-figures-"))
+    test.addCleanup(shutil.rmtree, root)
+    lesson = root / "lessons" / "demo" / "02_two"
+    lesson.mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "README.md").write_text("# A course\n")
+    (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
+    (lesson / "README.md").write_text("# Demo 02\n\n" + table + "\n")
+    (root / "tests" / "figures_not_in_reports.txt").write_text("")
+    (root / "slides" / "data" / "h200").mkdir(parents=True)
+    (root / "slides" / "data" / "h200" / "demo.json").write_text(report)
+    run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
+    return run.returncode, run.stdout + run.stderr
+
+
 class SizeTables(unittest.TestCase):
     def course(self, row):
         """A scratch course whose lesson demo 02 shows `row` in its "GPU, size" table."""
-        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
-        self.addCleanup(shutil.rmtree, root)
-        lesson = root / "lessons" / "demo" / "02_two"
-        lesson.mkdir(parents=True)
-        (root / "tests").mkdir()
-        (root / "README.md").write_text("# A course\n")
-        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
-        (lesson / "README.md").write_text("# Demo 02\n\n| GPU, size | step 01 ms | step 02 ms | 02 vs 01 | % of copy "
-                                          "| % of NPP |\n| --- | ---: | ---: | ---: | ---: | ---: |\n" + row + "\n")
-        (root / "tests" / "figures_not_in_reports.txt").write_text("")
-        (root / "slides" / "data" / "h200").mkdir(parents=True)
-        (root / "slides" / "data" / "h200" / "demo.json").write_text(SIZE_REPORT)
-        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
-        return run.returncode, run.stdout + run.stderr
+        return lesson_course(self, "| GPU, size | step 01 ms | step 02 ms | 02 vs 01 | % of copy | % of NPP |\n"
+                             "| --- | ---: | ---: | ---: | ---: | ---: |\n" + row, SIZE_REPORT)
 
     def test_each_column_shows_its_field(self):
         status, out = self.course("| H200, 64x64 | 0.2000 | 0.1000 | **2.00x** | 125.0% | 100.0% |")
@@ -667,21 +673,8 @@ class SizeTables(unittest.TestCase):
 class CubeTables(unittest.TestCase):
     # A lesson's "| GPU | 64^3: ms | vs prev |" table: step 02's row of the report at 64 x 64 x 64
     def course(self, row):
-        root = Path(tempfile.mkdtemp(prefix="check-figures-"))
-        self.addCleanup(shutil.rmtree, root)
-        lesson = root / "lessons" / "demo" / "02_two"
-        lesson.mkdir(parents=True)
-        (root / "tests").mkdir()
-        (root / "README.md").write_text("# A course\n")
-        (root / "lessons" / "demo" / "README.md").write_text("# Demo\n")
-        (lesson / "README.md").write_text("# Demo 02\n\n| GPU | 64^3: ms | vs prev | % of NPP |\n| --- | ---: | ---: | ---: |\n"
-                                          + row + "\n")
-        (root / "tests" / "figures_not_in_reports.txt").write_text("")
-        (root / "slides" / "data" / "h200").mkdir(parents=True)
-        (root / "slides" / "data" / "h200" / "demo.json").write_text(
-            SIZE_REPORT.replace("demo: 64x64 pixels", "M x N x K = 64 x 64 x 64"))
-        run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
-        return run.returncode, run.stdout + run.stderr
+        return lesson_course(self, "| GPU | 64^3: ms | vs prev | % of NPP |\n| --- | ---: | ---: | ---: |\n" + row,
+                             SIZE_REPORT.replace("demo: 64x64 pixels", "M x N x K = 64 x 64 x 64"))
 
     def test_the_lessons_step_passes(self):
         status, out = self.course("| H200 | 0.1000 | 2.00x | 100.0% |")
