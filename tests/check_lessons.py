@@ -53,7 +53,10 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
  5. Grading messages. doctest builds a message as `builder * first, second, ...`, so a top-level
     `*`, `/` or `%` in the first argument of a *_MESSAGE, INFO or CAPTURE macro binds to the
     builder: `CHECK_MESSAGE(ok, a * b, " threads")` prints a and then b ("1152" "64": 115264),
-    not their product. Such an argument must be parenthesised. Checked in every tests/ source.
+    not their product. Such an argument must be parenthesised. And doctest (2.4.9, whose
+    DOCTEST_CONFIG_TREAT_CHAR_STAR_AS_STRING does not compile) prints a `const char*` variable as
+    its address: an argument that names a `const char*` the file declares fails. Checked in every
+    tests/ source.
 
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
@@ -323,7 +326,7 @@ def check_lists(track_steps):
                     problems.append("%s: step %s has no %s" % (listing, folder, path))
     return problems
 
-MESSAGE_MACROS = re.compile(r"\b(?:(?:CHECK|REQUIRE|WARN)(?:_FALSE)?_MESSAGE|INFO|CAPTURE)\s*\(")
+MESSAGE_MACROS = re.compile(r"\b(?:(?:CHECK|REQUIRE|WARN)(?:_FALSE)?_MESSAGE|INFO|CAPTURE|MESSAGE|FAIL_CHECK|FAIL)\s*\(")
 
 
 def macro_arguments(text, start):
@@ -368,6 +371,15 @@ def check_messages():
                     depth += c in "([{"
                     depth -= c in ")]}"
                     top += c if depth == 0 and c not in ")]}" else ""
+                # doctest prints a `const char*` variable as its address: a message or CAPTURE may
+                # not name one that this file declares (a std::string prints its text)
+                pointers = set(re.findall(r"\bconst\s+char\s*\*\s*(?:const\s+)?(\w+)", text))
+                named = [a.strip() for a in (args[1:] if "_MESSAGE" in match.group(0) else args)]
+                for arg in named:
+                    if arg in pointers:
+                        problems.append("%s:%d: the message names %s, a const char* of this file, which doctest "
+                                        "prints as its address: make it a std::string (rule 5)" % (
+                                            path, text.count("\n", 0, match.start()) + 1, arg))
                 if re.search(r"[*/%]", top):
                     problems.append("%s:%d: the message's first argument, %s, holds a top-level operator that "
                                     "doctest's message builder takes for its own (it prints the operands one after "

@@ -47,7 +47,7 @@ TEST_CASE("the synthetic image is deterministic, sized as asked, and not flat") 
 }
 
 TEST_CASE("PNG and PGM/PPM round trips keep every pixel") {
-    for (const char* ext : {"png", "pgm"}) {
+    for (const std::string ext : {"png", "pgm"}) {
         CAPTURE(ext);
         TempFile file(std::string("gray.") + ext);
         const auto image = course::synthetic_image(31, 17, 1, 3);
@@ -57,7 +57,7 @@ TEST_CASE("PNG and PGM/PPM round trips keep every pixel") {
         CHECK(back.height == 17);
         CHECK(back.pixels == image.pixels);
     }
-    for (const char* ext : {"png", "ppm"}) {
+    for (const std::string ext : {"png", "ppm"}) {
         CAPTURE(ext);
         TempFile file(std::string("rgb.") + ext);
         const auto image = course::synthetic_image(19, 5, 3, 3);

@@ -90,7 +90,7 @@ TEST_CASE("a failed row gets no speedups, and neither does the row after it") {
 TEST_CASE("the table marks the student's row and shows every column") {
     const std::string table = course::format_table(example());
     CHECK(table.find("demo: 1 GB moved") != std::string::npos);
-    for (const char* column :
+    for (const std::string column :
          {"step", "kernel", "median ms", "spread", "GB/s", "% peak", "vs prev", "vs 01", "% of copy", "check"})
         CHECK_MESSAGE(table.find(column) != std::string::npos, column);
     // The student's row: marker, label, 1000 GB/s = 50% of the 2000 GB/s peak, 2x.

@@ -273,7 +273,7 @@ TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
     CHECK(hgemm::shape_from(options).describe() == "4096 x 4096 x 4096");
     options.size = "1000x3000x500";
     CHECK(hgemm::shape_from(options).describe() == "1000 x 3000 x 500");
-    for (const char* bad : {"46341", "2x3", "0x5x5", "65536x65536x1"}) {
+    for (const std::string bad : {"46341", "2x3", "0x5x5", "65536x65536x1"}) {
         options.size = bad;
         CAPTURE(bad);
         CHECK_THROWS_AS(hgemm::shape_from(options), course::UsageError);

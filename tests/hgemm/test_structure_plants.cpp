@@ -9,7 +9,7 @@
 
 namespace {
 
-void expect(const hgemm::testing::StructureCheck& check, bool ok, const char* who) {
+void expect(const hgemm::testing::StructureCheck& check, bool ok, const std::string& who) {
     MESSAGE(who, ": ", check.what);
     CHECK_MESSAGE(check.ok == ok, who, (ok ? " should pass: " : " should fail: "), check.what);
 }

@@ -189,7 +189,7 @@ TEST_CASE("--size: one number or MxNxK, each matrix under 2^31 elements") {
     CHECK(matmul::shape_from(options).flops() == doctest::Approx(2.0 * 4096 * 4097 * 1000));
     options.size = "46340x46340x46340";  // 46340^2 < 2^31
     CHECK_NOTHROW(matmul::shape_from(options));
-    for (const char* bad : {"46341", "2x3", "0x5x5", "65536x65536x1", "1x1x2^31"}) {
+    for (const std::string bad : {"46341", "2x3", "0x5x5", "65536x65536x1", "1x1x2^31"}) {
         options.size = bad;
         CAPTURE(bad);
         CHECK_THROWS_AS(matmul::shape_from(options), course::UsageError);
@@ -215,7 +215,7 @@ TEST_CASE("--steps: all, one step, or a range of steps") {
     CHECK((nine.contains(9) && !nine.contains(8) && !nine.contains(10)));
     const matmul::StepRange last = range({"--steps=8-10"});
     CHECK((!last.contains(7) && last.contains(8) && last.contains(10) && !last.contains(11)));
-    for (const char* bad : {"10-8", "-3", "9-", "x", "100", "0"}) {
+    for (const std::string bad : {"10-8", "-3", "9-", "x", "100", "0"}) {
         CAPTURE(bad);
         CHECK_THROWS_AS(range({"--steps", bad}), course::UsageError);
     }
