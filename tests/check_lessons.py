@@ -355,8 +355,16 @@ def macro_arguments(text, start):
 
 
 def check_messages():
-    """Rule 5: no top-level *, / or % in a doctest message's first argument."""
+    """Rule 5: no top-level *, / or % in a doctest message's first argument, and no const char*
+    (a variable the file declares, or a call of a function of tests/ that returns one)."""
     problems = []
+    sources = []
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
+        sources += [os.path.join(folder, f) for f in sorted(files) if f.endswith((".cpp", ".h"))]
+    returning = set()
+    for source in sources:
+        returning |= set(re.findall(r"^\s*(?:inline\s+|static\s+)*const\s+char\s*\*\s*(\w+)\s*\(",
+                                    read(os.path.relpath(source, ROOT)), re.M))
     for folder, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
         for file in sorted(files):
             if not file.endswith((".cpp", ".h")):
@@ -376,6 +384,11 @@ def check_messages():
                 pointers = set(re.findall(r"\bconst\s+char\s*\*\s*(?:const\s+)?(\w+)", text))
                 named = [a.strip() for a in (args[1:] if "_MESSAGE" in match.group(0) else args)]
                 for arg in named:
+                    call = re.match(r"^(?:\w+::)*(\w+)\s*\(", arg)
+                    if call and call.group(1) in returning:
+                        problems.append("%s:%d: the message shows %s, whose function returns a const char*, which "
+                                        "doctest prints as its address: return or wrap a std::string (rule 5)" % (
+                                            path, text.count("\n", 0, match.start()) + 1, arg))
                     if arg in pointers:
                         problems.append("%s:%d: the message names %s, a const char* of this file, which doctest "
                                         "prints as its address: make it a std::string (rule 5)" % (

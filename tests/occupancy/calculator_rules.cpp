@@ -31,7 +31,7 @@ const std::vector<Rule>& every_rule() {
     return rules;
 }
 
-const char* rule_name(Rule rule) {
+std::string rule_name(Rule rule) {
     switch (rule) {
     case Rule::none: return "every rule";
     case Rule::partial_warps: return "a partial warp takes a whole warp";

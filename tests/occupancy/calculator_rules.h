@@ -39,7 +39,7 @@ enum class Rule {
 
 // Every rule but none, in the order above.
 const std::vector<Rule>& every_rule();
-const char* rule_name(Rule rule);
+std::string rule_name(Rule rule);
 
 // The active blocks per SM with every rule but `left_out`.
 int active_blocks_without(Rule left_out, const SmLimits& sm, const BlockResources& block);
