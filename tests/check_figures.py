@@ -153,7 +153,9 @@ its field of the ladder of that GPU's report of the track at that size (`<track>
 a kernel's `` `name` `` column, "0.0427 ms, latency", from its `-profile` twin and its notes): a
 row's own time, the named steps' ratio, its % of copy and share of the library. A stale cell that
 happens to equal another field or another row's ratio, which the rules above accept, fails.
-So is a lesson's **"| GPU | 4096^3: ms | vs prev | % of cuBLAS | 8192^3: ms | ..."** table
+A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy") must be a
+row's "% of copy" (or its share of the library, where the library rung is the copy), or be
+listed as computed. So is a lesson's **"| GPU | 4096^3: ms | vs prev | % of cuBLAS | 8192^3: ms | ..."** table
 (check_cube_table): each size's cells of a GPU's row are the fields of the lesson's step in that
 GPU's report of the track whose problem is that size. So is **a track's two-GPU ladder table** (header `| step | H100 ms | vs prev | % of copy | H200 ms |
 ...`, or `| step | H100 DRAM % | SM % | occupancy | limiter | H200 DRAM % | ...`; rows of a step, the
@@ -203,6 +205,9 @@ SPREAD_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)%")
 # A percentage of the library rung, written just before its name ("96.2% of cuBLAS"): a row's
 # share of the library's speed
 LIBRARY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the )?(?:cuBLAS|CUB|NPP)\b")
+# A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy", "of its
+# faster copy"): a rung's "% of copy" column, or a figure listed as computed
+COPY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|a|its)(?: faster)? copy\b")
 # A count with thousands separators: 58,720,256
 COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]*\d|\.\d)")
 
@@ -1232,7 +1237,8 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0}
+              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0,
+              "% of copy": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -1321,6 +1327,26 @@ def main():
                         else:
                             problems.append("%s:%d: %s%% %s in %s: %s" % (rel, index + 1, token, what, where,
                                                                           line.strip()[:140]))
+            copies = COPY_FIGURE.findall(line) if not fenced else []
+            if copies:
+                # the "% of copy" column, or the share of the library where the library is the copy
+                shares = sorted([float(str((rung.get("extra") or {}).get("% of copy")).rstrip("%"))
+                                 for r in line_scope for ladder in r.ladders for rung in ladder.get("rungs", [])
+                                 if re.fullmatch(r"\d+\.\d+%", str((rung.get("extra") or {}).get("% of copy")))] +
+                                [100.0 * rung["fraction_of_library"] for r in line_scope for ladder in r.ladders
+                                 if ladder.get("library") == "copy" for rung in ladder.get("rungs", [])
+                                 if isinstance(rung.get("fraction_of_library"), (int, float))])
+                for token in copies:
+                    entry = listed.get((rel, token))
+                    if matches(float(token), len(token.split(".")[1]), shares):
+                        counts["% of copy"] += 1
+                    elif entry is not None and not entry[1].startswith("ncu"):
+                        entry[2] += 1
+                    else:
+                        problems.append("%s:%d: %s%% before \"of the copy\" is no row's %% of copy in %s, nor listed "
+                                        "as computed in %s: %s" % (rel, index + 1, token,
+                                                                   "slides/data/*/%s*.json" % line_track if line_track
+                                                                   else "the reports", LIST.name, line.strip()[:140]))
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
             if section == NCU_SECTION and LESSON_README.match(rel) and not fenced:
@@ -1490,10 +1516,12 @@ def main():
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
           "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
           "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
-          "two-GPU ladder table that are one rung's; %d problem(s)"
+          "two-GPU ladder table that are one rung's, %d percentages before \"of the copy\" that are a row's; "
+          "%d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
-             counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], len(problems)))
+             counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["% of copy"],
+             len(problems)))
     return 1 if problems else 0
 
 

@@ -117,7 +117,7 @@ class CheckFigures(unittest.TestCase):
                       "that are a row's, 0 cells of lessons' \"GPU, size\" and \"GPU | 4096^3: ms\" tables that are "
                       "their column's "
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
-                      "rung's; 0 problem(s)", out)
+                      "rung's, 0 percentages before \"of the copy\" that are a row's; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -706,6 +706,22 @@ class GpuLadderTables(unittest.TestCase):
         status, out = self.course("1.25x")
         self.assertEqual(status, 1, out)
         self.assertIn("the H200's cells of row 02 two (0.1000, 1.25x, 125.0%) are not the fields of step 02's row", out)
+
+
+class CopyShares(unittest.TestCase):
+    # SIZE_REPORT: step 02 at 125.0% of the copy; 50.0 is step 01's share of NPP, another field
+    def course(self, text):
+        return GpuTables.course(self, text, {"h200": SIZE_REPORT})
+
+    def test_a_rows_share_of_the_copy_passes(self):
+        status, out = self.course("Step 02 reaches 125.0% of the copy's bandwidth.\n")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 percentages before \"of the copy\" that are a row's", out)
+
+    def test_another_fields_value_before_of_the_copy_fails(self):
+        status, out = self.course("Step 01 reaches 50.0% of the copy.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn('50.0% before "of the copy" is no row\'s % of copy', out)
 
 if __name__ == "__main__":
     unittest.main()
