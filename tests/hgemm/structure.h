@@ -9,6 +9,7 @@
 #include "tracks/hgemm/track.h"
 
 #include "hgemm/sass.h"
+#include "sass_listing.h"
 
 #include <cuda.h>  // CUtensorMap (the type alone: nothing here calls the driver)
 #include <cuda_runtime.h>
@@ -206,12 +207,6 @@ inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr
 #endif
 }
 
-// The path of cuobjdump, found beside nvcc when the build was configured
-// (tests/meson.build), or empty.
-#ifndef COURSE_CUOBJDUMP
-#define COURSE_CUOBJDUMP ""
-#endif
-
 // The machine code of the one kernel `launch` enqueues at `shape`, from
 // `library` (cuobjdump -sass): false and why in `failure` where it cannot be
 // read; `kernel` is set to the kernel's launch, `name` to its mangled name.
@@ -224,31 +219,10 @@ inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& libr
         return false;
     }
     kernel = record.kernels[0];
-    if (cuobjdump.empty()) {
-        failure = {false, "cuobjdump was not found beside nvcc when the build was configured, so the kernel's "
-                          "machine code cannot be read: install the CUDA toolkit's cuobjdump and run meson setup "
-                          "--reconfigure"};
-        return false;
-    }
-#if CUDART_VERSION >= 12030
-    const char* function_name = nullptr;
-    if (cudaFuncGetName(&function_name, kernel.function) != cudaSuccess || function_name == nullptr) {
-        failure = {false, "cudaFuncGetName cannot name the kernel launched at " + shape.describe()};
-        return false;
-    }
-    name = function_name;
-    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        failure = {false, "could not run " + command};
-        return false;
-    }
-    std::string listing;
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
-    const int status = pclose(pipe);
-    if (status != 0 || listing.empty()) {
-        failure = {false, command + " failed (status " + std::to_string(status) + "): the machine code cannot be read"};
+    std::string listing, why;
+    if (!course::testing::kernel_name(kernel.function, name, why) ||
+        !course::testing::sass_listing(cuobjdump, library, listing, why)) {
+        failure = {false, why};
         return false;
     }
     counts = count_tensor_instructions(listing, name);
@@ -259,12 +233,6 @@ inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& libr
         return false;
     }
     return true;
-#else
-    (void)library;
-    failure = {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
-                          ") has no cudaFuncGetName (12.3 has it): the kernel launched cannot be named"};
-    return false;
-#endif
 }
 
 // Step 07: the math is the warpgroup MMA's. wgmma.mma_async leaves no trace

@@ -5,6 +5,7 @@
 
 #include "course/byte_image.h"
 #include "pipeline/sass_rows.h"
+#include "sass_listing.h"
 #include "speed_rule.h"
 
 #include <cstdio>
@@ -96,8 +97,8 @@ void check_register_kernel(const Step& step, const Step& reference, const char* 
 namespace {
 
 // The mangled name of the one kernel `step` launches for 2048x2048 pixels and
-// cuobjdump's listing of `library`; false and why in `failure` where either
-// cannot be had.
+// cuobjdump's listing of `library` (tests/sass_listing.h); false and why in
+// `failure` where either cannot be had.
 bool listing_of(const Step& step, const std::string& library, const std::string& cuobjdump, std::string& name,
                 std::string& listing, std::string& failure) {
     const course::LaunchRecord record = launches_of(step);
@@ -105,31 +106,8 @@ bool listing_of(const Step& step, const std::string& library, const std::string&
         failure = "the launcher launches " + std::to_string(record.kernels.size()) + " kernels, not one";
         return false;
     }
-    if (cuobjdump.empty()) {
-        failure = "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine code "
-                  "cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure";
-        return false;
-    }
-    const char* function_name = nullptr;
-    if (cudaFuncGetName(&function_name, record.kernels[0].function) != cudaSuccess || function_name == nullptr) {
-        failure = "cudaFuncGetName cannot name the kernel launched";
-        return false;
-    }
-    name = function_name;
-    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        failure = "could not run " + command;
-        return false;
-    }
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
-    const int status = pclose(pipe);
-    if (status != 0 || listing.empty()) {
-        failure = command + " failed (status " + std::to_string(status) + "): the machine code cannot be read";
-        return false;
-    }
-    return true;
+    return course::testing::kernel_name(record.kernels[0].function, name, failure) &&
+           course::testing::sass_listing(cuobjdump, library, listing, failure);
 }
 
 std::string describe(const WordLoop& loop) {

@@ -1,0 +1,66 @@
+// Reading a graded kernel's machine code: its mangled name and cuobjdump's
+// listing of the static library built from its kernel.cu. For the grading
+// checks that look for instructions (hgemm steps 07 and 08: tests/hgemm/
+// structure.h) or count them (pipeline step 09: tests/pipeline/helpers.cpp).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+
+// The path of cuobjdump, found beside nvcc when the build was configured
+// (tests/meson.build), or empty.
+#ifndef COURSE_CUOBJDUMP
+#define COURSE_CUOBJDUMP ""
+#endif
+
+namespace course::testing {
+
+// The mangled name of the kernel `function`, as cuobjdump prints it after
+// "Function : "; false and why in `failure` where it cannot be had.
+inline bool kernel_name(const void* function, std::string& name, std::string& failure) {
+#if CUDART_VERSION >= 12030
+    const char* function_name = nullptr;
+    if (cudaFuncGetName(&function_name, function) != cudaSuccess || function_name == nullptr) {
+        failure = "cudaFuncGetName cannot name the kernel launched";
+        return false;
+    }
+    name = function_name;
+    return true;
+#else
+    (void)function;
+    (void)name;
+    failure = "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
+              ") has no cudaFuncGetName (12.3 has it): the kernel launched cannot be named";
+    return false;
+#endif
+}
+
+// `cuobjdump -sass library` into `listing`; false and why in `failure` where
+// cuobjdump is missing or fails.
+inline bool sass_listing(const std::string& cuobjdump, const std::string& library, std::string& listing,
+                         std::string& failure) {
+    if (cuobjdump.empty()) {
+        failure = "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine code "
+                  "cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure";
+        return false;
+    }
+    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        failure = "could not run " + command;
+        return false;
+    }
+    listing.clear();
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
+    const int status = pclose(pipe);
+    if (status != 0 || listing.empty()) {
+        failure = command + " failed (status " + std::to_string(status) + "): the machine code cannot be read";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace course::testing
