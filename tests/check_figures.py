@@ -74,7 +74,9 @@ Each figure must be one of:
    "its `spread` column: 10.0%") must be a row's spread in the reports the line may quote, not
    any value that rounds to it: a stale spread often matches another field by chance. Likewise
    **a percentage just before the library's name** ("96.2% of cuBLAS", "of CUB", "of NPP") must
-   be a row's share of the library's speed.
+   be a row's share of the library's speed, and **one just before "of the copy"** ("55.6% of the
+   copy's bandwidth", "of a copy") a row's "% of copy" (or its share of the library, where the
+   library rung is the copy), unless listed as computed.
 2. **a value of a committed Nsight Compute export**, slides/data/<gpu>/ncu/<track>-<NN>[-<k>].csv
    (what slides/data/profile.sh wrote from the lesson README's own ncu command, on that GPU), at
    the precision the text shows: a metric's value (bytes also in KB, MB, GB, KiB, MiB, GiB; ns
@@ -153,14 +155,13 @@ its field of the ladder of that GPU's report of the track at that size (`<track>
 a kernel's `` `name` `` column, "0.0427 ms, latency", from its `-profile` twin and its notes): a
 row's own time, the named steps' ratio, its % of copy and share of the library. A stale cell that
 happens to equal another field or another row's ratio, which the rules above accept, fails.
-A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy") must be a
-row's "% of copy" (or its share of the library, where the library rung is the copy), or be
-listed as computed. So is a lesson's **"| GPU | 4096^3: ms | vs prev | % of cuBLAS | 8192^3: ms | ..."** table
+So is a lesson's **"| GPU | 4096^3: ms | vs prev | % of cuBLAS | 8192^3: ms | ..."** table
 (check_cube_table): each size's cells of a GPU's row are the fields of the lesson's step in that
-GPU's report of the track whose problem is that size. So is **a track's two-GPU ladder table** (header `| step | H100 ms | vs prev | % of copy | H200 ms |
-...`, or `| step | H100 DRAM % | SM % | occupancy | limiter | H200 DRAM % | ...`; rows of a step, the
-copy, NPP) (check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's
-rung in one report of that GPU that the section names (or of the track's).
+GPU's report of the track whose problem is that size. So is **a track's two-GPU ladder table**
+(header `| step | H100 ms | vs prev | % of copy | H200 ms | ...`, or `| step | H100 DRAM % | SM % |
+occupancy | limiter | H200 DRAM % | ...`; rows of a step, the copy, NPP)
+(check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's rung in
+one report of that GPU that the section names (or of the track's).
 """
 
 import bisect
@@ -331,6 +332,12 @@ def matches(shown, decimals, values):
     """Whether some value rounds to the figure as shown."""
     start, stop = rounding_to(shown, decimals, values)
     return start < stop
+
+
+def token_matches(token, values):
+    """matches() for a figure as the text writes it ("1,234.5", "0.1147"): at its decimals."""
+    plain = token.replace(",", "")
+    return matches(float(plain), len(plain.split(".")[1]) if "." in plain else 0, values)
 
 
 def load_reports():
@@ -1034,11 +1041,11 @@ def check_size_table(rel, lines, start, reports, problems):
     """Rule of the "| GPU, size |" tables of a lesson's README (SIZE_COLUMNS): a cell must show its
     column's field of its row's report, at the precision shown; a value that only another field
     or another row holds (a stale time that happens to round to another step's) fails. Returns
-    the indices of the lines checked and the number of cells."""
+    the number of cells checked."""
     match = LESSON_README.match(rel)
     track, own = match.group(1), match.group(2)
     header = cells(lines[start])
-    checked, count = set(), 0
+    count = 0
     for index, row in table_rows(lines, start):
         line = lines[index]
         where = SIZE_ROW.match(row[0])
@@ -1072,7 +1079,7 @@ def check_size_table(rel, lines, start, reports, problems):
                 ok = want is not None and text.rstrip("%") == want.rstrip("%")
             else:
                 number = NUMBER.search(text)
-                shown = number and number.group(0).replace(",", "")
+                shown = number and number.group(0)
                 if kind == "speedup":
                     a, b = rungs.get(column.group(1)), rungs.get(column.group(2))
                     value = b and a and b["median_ms"] / a["median_ms"]
@@ -1081,11 +1088,10 @@ def check_size_table(rel, lines, start, reports, problems):
                 else:
                     field = {"ms": "median_ms", "throughput": "throughput", "library": "fraction_of_library"}[kind]
                     value = rungs.get(step) and rungs[step].get(field)
-                    if kind == "library" and value is not None:
+                    if field in PERCENT_FIELDS and value is not None:
                         value = 100.0 * value
                 want = value
-                decimals = len(shown.split(".")[1]) if shown and "." in shown else 0
-                ok = shown is not None and value is not None and matches(float(shown), decimals, [value])
+                ok = shown is not None and value is not None and token_matches(shown, [value])
             count += 1
             if not ok:
                 problems.append("%s:%d: column \"%s\" of the %s row shows %s, but %s/%s.json holds %s there: %s"
@@ -1093,8 +1099,7 @@ def check_size_table(rel, lines, start, reports, problems):
                                    (profiled if kind in ("profile", "kernel") else plain).name if
                                    (profiled if kind in ("profile", "kernel") else plain) else track, want,
                                    line.strip()[:100]))
-        checked.add(index)
-    return checked, count
+    return count
 
 
 # A track's table of both GPUs' ladders: its header starts "| step |" and names a GPU in a column
@@ -1155,12 +1160,10 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
                         value = rung.get(field)
                         if value is not None and field in PERCENT_FIELDS:
                             value = 100.0 * value
-                        first = numbers[0].replace(",", "")
-                        if value is None or not matches(float(first), len(first.split(".")[1]), [value]):
+                        if value is None or not token_matches(numbers[0], [value]):
                             return False
                         if field == "median_ms" and "GB/s" in text and len(numbers) > 1:
-                            second = numbers[1].replace(",", "")
-                            if not matches(float(second), len(second.split(".")[1]), [rung.get("throughput") or 0]):
+                            if not token_matches(numbers[1], [rung.get("throughput") or 0]):
                                 return False
                     elif str(extra.get(field, "")).rstrip("%") != text.rstrip("%"):
                         return False
@@ -1216,11 +1219,10 @@ def check_cube_table(rel, lines, start, reports, problems):
                          for lad in rep.ladders if problem in lad.get("problem", "")
                          for r in lad["rungs"] if r["step"] == own), None)
             value = rung and rung.get(field)
-            if value is not None and field in ("percent_of_peak", "fraction_of_library"):
+            if value is not None and field in PERCENT_FIELDS:
                 value = 100.0 * value
-            shown = number.group(0).replace(",", "")
             count += 1
-            if value is None or not matches(float(shown), len(shown.split(".")[1]), [value]):
+            if value is None or not token_matches(number.group(0), [value]):
                 problems.append("%s:%d: the %s row's %s at %d^3 shows %s, but step %s's row of the %s's %s report at "
                                 "%s holds %s: %s" % (rel, index + 1, gpu, field, size, text, own, gpu, track, problem,
                                                      "nothing" if value is None else "%.4g" % value,
@@ -1260,8 +1262,7 @@ def main():
         if LESSON_README.match(rel):
             for start, line in enumerate(lines):
                 if line.startswith("| GPU, size |"):
-                    rows, found = check_size_table(rel, lines, start, reports, problems)
-                    counts["size table"] += found
+                    counts["size table"] += check_size_table(rel, lines, start, reports, problems)
                 elif line.startswith("| GPU |") and any(CUBE_COLUMN.match(c) for c in cells(line)):
                     counts["size table"] += check_cube_table(rel, lines, start, reports, problems)
         for header, columns, body in export_tables(lines):
@@ -1308,45 +1309,45 @@ def main():
                 row_scopes[line_track] = (line_scope, {g: sorted(v for r in line_scope if g is None or r.gpu == g
                                                                  for v in r.values) for g in (None, "h100", "h200")})
             line_scope, line_values_of = row_scopes[line_track] if line_track != track else (scope, values_of)
-            # A percentage after "spread" is a rung's spread, and one just before the library's name
-            # a rung's share of the library's speed, in the reports the line may quote: not any value
-            # that happens to round to it ("step 05's on the H200 over 8.1%", "96.2% of cuBLAS")
+            # A percentage after "spread" is a rung's spread, one just before the library's name a
+            # rung's share of the library's speed, and one just before "of the copy" a rung's % of
+            # copy (or share of the library where that is the copy), in the reports the line may
+            # quote: not any value that happens to round to it ("step 05's on the H200 over 8.1%",
+            # "96.2% of cuBLAS", "55.6% of the copy"). A figure before "of the copy" may also be
+            # listed as computed.
             at = line.lower().find("spread")
+            spreads = SPREAD_FIGURE.findall(line[at:]) if at >= 0 and not fenced else []
             shares = LIBRARY_FIGURE.findall(line) if not fenced else []
-            if (at >= 0 and not fenced) or shares:
-                rungs = [rung for r in line_scope for ladder in r.ladders for rung in ladder.get("rungs", [])]
-                where = "slides/data/*/%s*.json" % line_track if line_track else "the reports"
-                for field, tokens, what in (("spread", SPREAD_FIGURE.findall(line[at:]) if at >= 0 else [],
-                                             "follows \"spread\" but is no row's spread"),
-                                            ("fraction_of_library", shares,
-                                             "before the library's name is no row's share of the library's speed")):
-                    values = sorted(100.0 * rung[field] for rung in rungs if isinstance(rung.get(field), (int, float)))
-                    for token in tokens:
-                        if matches(float(token), len(token.split(".")[1]), values):
-                            counts[field] += 1
-                        else:
-                            problems.append("%s:%d: %s%% %s in %s: %s" % (rel, index + 1, token, what, where,
-                                                                          line.strip()[:140]))
             copies = COPY_FIGURE.findall(line) if not fenced else []
-            if copies:
-                # the "% of copy" column, or the share of the library where the library is the copy
-                shares = sorted([float(str((rung.get("extra") or {}).get("% of copy")).rstrip("%"))
-                                 for r in line_scope for ladder in r.ladders for rung in ladder.get("rungs", [])
-                                 if re.fullmatch(r"\d+\.\d+%", str((rung.get("extra") or {}).get("% of copy")))] +
-                                [100.0 * rung["fraction_of_library"] for r in line_scope for ladder in r.ladders
-                                 if ladder.get("library") == "copy" for rung in ladder.get("rungs", [])
-                                 if isinstance(rung.get("fraction_of_library"), (int, float))])
-                for token in copies:
-                    entry = listed.get((rel, token))
-                    if matches(float(token), len(token.split(".")[1]), shares):
-                        counts["% of copy"] += 1
-                    elif entry is not None and not entry[1].startswith("ncu"):
-                        entry[2] += 1
-                    else:
-                        problems.append("%s:%d: %s%% before \"of the copy\" is no row's %% of copy in %s, nor listed "
-                                        "as computed in %s: %s" % (rel, index + 1, token,
-                                                                   "slides/data/*/%s*.json" % line_track if line_track
-                                                                   else "the reports", LIST.name, line.strip()[:140]))
+            if spreads or shares or copies:
+                ladders = [ladder for r in line_scope for ladder in r.ladders]
+                rungs = [rung for ladder in ladders for rung in ladder.get("rungs", [])]
+                where = "slides/data/*/%s*.json" % line_track if line_track else "the reports"
+
+                def percents(field, of=rungs):
+                    return [100.0 * rung[field] for rung in of if isinstance(rung.get(field), (int, float))]
+
+                of_copy = [float(rung["extra"]["% of copy"].rstrip("%")) for rung in rungs
+                           if re.fullmatch(r"\d+\.\d+%", str((rung.get("extra") or {}).get("% of copy")))]
+                of_copy += percents("fraction_of_library", [rung for ladder in ladders if ladder.get("library") == "copy"
+                                                            for rung in ladder.get("rungs", [])])
+                for count, tokens, values, what in (
+                        ("spread", spreads, percents("spread"), "follows \"spread\" but is no row's spread"),
+                        ("fraction_of_library", shares, percents("fraction_of_library"),
+                         "before the library's name is no row's share of the library's speed"),
+                        ("% of copy", copies, of_copy, "before \"of the copy\" is no row's % of copy")):
+                    values.sort()
+                    for token in tokens:
+                        entry = listed.get((rel, token)) if count == "% of copy" else None
+                        if token_matches(token, values):
+                            counts[count] += 1
+                        elif entry is not None and not entry[1].startswith("ncu"):
+                            entry[2] += 1
+                        else:
+                            problems.append("%s:%d: %s%% %s in %s%s: %s" % (
+                                rel, index + 1, token, what, where,
+                                ", nor listed as computed in %s" % LIST.name if count == "% of copy" else "",
+                                line.strip()[:140]))
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
             if section == NCU_SECTION and LESSON_README.match(rel) and not fenced:
