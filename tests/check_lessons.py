@@ -358,46 +358,40 @@ def check_messages():
     """Rule 5: no top-level *, / or % in a doctest message's first argument, and no const char*
     (a variable the file declares, or a call of a function of tests/ that returns one)."""
     problems = []
-    sources = []
-    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
-        sources += [os.path.join(folder, f) for f in sorted(files) if f.endswith((".cpp", ".h"))]
-    returning = set()
-    for source in sources:
-        returning |= set(re.findall(r"^\s*(?:inline\s+|static\s+)*const\s+char\s*\*\s*(\w+)\s*\(",
-                                    read(os.path.relpath(source, ROOT)), re.M))
+    sources = {}  # path -> text of every C++ source under tests/
     for folder, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
         for file in sorted(files):
-            if not file.endswith((".cpp", ".h")):
-                continue
-            path = os.path.relpath(os.path.join(folder, file), ROOT)
-            text = read(path)
-            for match in MESSAGE_MACROS.finditer(text):
-                args = macro_arguments(text, match.end())
-                first = args[1] if "_MESSAGE" in match.group(0) else args[0]
-                top, depth = "", 0
-                for c in re.sub(r'"(?:\\.|[^"\\])*"', '""', first):
-                    depth += c in "([{"
-                    depth -= c in ")]}"
-                    top += c if depth == 0 and c not in ")]}" else ""
-                # doctest prints a `const char*` variable as its address: a message or CAPTURE may
-                # not name one that this file declares (a std::string prints its text)
-                pointers = set(re.findall(r"\bconst\s+char\s*\*\s*(?:const\s+)?(\w+)", text))
-                named = [a.strip() for a in (args[1:] if "_MESSAGE" in match.group(0) else args)]
-                for arg in named:
-                    call = re.match(r"^(?:\w+::)*(\w+)\s*\(", arg)
-                    if call and call.group(1) in returning:
-                        problems.append("%s:%d: the message shows %s, whose function returns a const char*, which "
-                                        "doctest prints as its address: return or wrap a std::string (rule 5)" % (
-                                            path, text.count("\n", 0, match.start()) + 1, arg))
-                    if arg in pointers:
-                        problems.append("%s:%d: the message names %s, a const char* of this file, which doctest "
-                                        "prints as its address: make it a std::string (rule 5)" % (
-                                            path, text.count("\n", 0, match.start()) + 1, arg))
-                if re.search(r"[*/%]", top):
-                    problems.append("%s:%d: the message's first argument, %s, holds a top-level operator that "
-                                    "doctest's message builder takes for its own (it prints the operands one after "
-                                    "the other): put it in parentheses (rule 5)" % (
-                                        path, text.count("\n", 0, match.start()) + 1, " ".join(first.split())))
+            if file.endswith((".cpp", ".h")):
+                path = os.path.relpath(os.path.join(folder, file), ROOT)
+                sources[path] = read(path)
+    returning = set()
+    for text in sources.values():
+        returning |= set(re.findall(r"^\s*(?:inline\s+|static\s+)*const\s+char\s*\*\s*(\w+)\s*\(", text, re.M))
+    for path, text in sources.items():
+        # doctest prints a `const char*` variable as its address: a message or CAPTURE may not
+        # name one that this file declares (a std::string prints its text)
+        pointers = set(re.findall(r"\bconst\s+char\s*\*\s*(?:const\s+)?(\w+)", text))
+        for match in MESSAGE_MACROS.finditer(text):
+            args = macro_arguments(text, match.end())
+            shown = args[1:] if "_MESSAGE" in match.group(0) else args  # the message's arguments
+            first, line = shown[0], text.count("\n", 0, match.start()) + 1
+            top, depth = "", 0
+            for c in re.sub(r'"(?:\\.|[^"\\])*"', '""', first):
+                depth += c in "([{"
+                depth -= c in ")]}"
+                top += c if depth == 0 and c not in ")]}" else ""
+            for arg in (a.strip() for a in shown):
+                call = re.match(r"^(?:\w+::)*(\w+)\s*\(", arg)
+                if call and call.group(1) in returning:
+                    problems.append("%s:%d: the message shows %s, whose function returns a const char*, which "
+                                    "doctest prints as its address: return or wrap a std::string (rule 5)" % (path, line, arg))
+                if arg in pointers:
+                    problems.append("%s:%d: the message names %s, a const char* of this file, which doctest "
+                                    "prints as its address: make it a std::string (rule 5)" % (path, line, arg))
+            if re.search(r"[*/%]", top):
+                problems.append("%s:%d: the message's first argument, %s, holds a top-level operator that "
+                                "doctest's message builder takes for its own (it prints the operands one after "
+                                "the other): put it in parentheses (rule 5)" % (path, line, " ".join(first.split())))
     return problems
 
 
@@ -583,7 +577,8 @@ def main():
         print("lessons/meson.build and each track's list of steps: %d tracks, %d steps, each with its lesson, "
               "solution and test" % (len(track_steps), sum(len(f) for f in track_steps.values())))
     if not message_problems:
-        print("grading messages: no first argument that doctest's builder would split (rule 5)")
+        print("grading messages: no first argument that doctest's builder would split, no const char* it would "
+              "print as an address (rule 5)")
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))
