@@ -78,20 +78,19 @@ StructureCheck check_kernel_per_alignment(Launcher graded) {
                                              "by the launcher with rows_aligned(p, 4)")};
 }
 
-void check_register_kernel(const Step& step, const Step& reference, const char* shared, const char* local,
-                           const char* threads) {
+void check_register_kernel(const Step& step, const Step& reference, const std::string& shared, const std::string& local,
+                           const std::string& threads) {
     const std::string label = "step " + course::step_label(step.number);
     const course::LaunchRecord record = launches_of(step);
     REQUIRE_MESSAGE(record.kernels.size() == 1, record.kernels.size(), " kernels: ", label, " is one fused kernel");
     const course::KernelLaunch mine = record.kernels[0];
     const course::KernelLaunch theirs = launches_of(reference).kernels.at(0);
-    // The reasons as strings: doctest prints a const char* variable as its address.
-    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(), " bytes of shared memory: ", std::string(shared));
+    CHECK_MESSAGE(mine.shared_bytes() == 0, mine.shared_bytes(), " bytes of shared memory: ", shared);
     CHECK_MESSAGE(mine.attributes.localSizeBytes == 0, mine.attributes.localSizeBytes,
-                  " bytes of local memory per thread: ", std::string(local));
+                  " bytes of local memory per thread: ", local);
     CHECK_MESSAGE(mine.blocks() * mine.threads_per_block() <= theirs.blocks() * theirs.threads_per_block(),
                   (mine.blocks() * mine.threads_per_block()), " threads for 2048x2048 pixels; the reference runs ",
-                  theirs.blocks() * theirs.threads_per_block(), std::string(threads));
+                  theirs.blocks() * theirs.threads_per_block(), threads);
 }
 
 namespace {

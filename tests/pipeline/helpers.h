@@ -43,8 +43,8 @@ course::LaunchRecord launches_of(const Step& step);
 // thread). `shared`, `local` and `threads` end the messages of the three checks: why each must
 // hold in this step (`threads` after the reference's count, e.g. " (4 columns and 16 rows
 // each)").
-void check_register_kernel(const Step& step, const Step& reference, const char* shared, const char* local,
-                           const char* threads);
+void check_register_kernel(const Step& step, const Step& reference, const std::string& shared, const std::string& local,
+                           const std::string& threads);
 
 // What a check without a clock saw, and whether it holds.
 struct StructureCheck {
