@@ -6,9 +6,9 @@
 // made-up listing.
 #pragma once
 
-#include <algorithm>
+#include "sass_text.h"
+
 #include <cstddef>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,26 +28,16 @@ struct SassCounts {
 // runs to the next such line.
 inline SassCounts count_tensor_instructions(const std::string& listing, const std::string& kernel) {
     SassCounts counts;
-    std::istringstream lines(listing);
-    std::string line, current;
-    std::vector<std::string> seen;
-    while (std::getline(lines, line)) {
-        const std::size_t at = line.find("Function : ");
-        if (at != std::string::npos) {
-            current = line.substr(at + 11);
-            while (!current.empty() && (current.back() == '\r' || current.back() == ' ' || current.back() == '\t'))
-                current.pop_back();
-            counts.found = counts.found || current == kernel;
-            if (std::find(seen.begin(), seen.end(), current) == seen.end()) {
-                counts.functions += (seen.empty() ? "" : ", ") + current;
-                seen.push_back(current);
-            }
-            continue;
+    const std::vector<course::testing::SassFunction> functions = course::testing::sass_functions(listing);
+    counts.functions = course::testing::function_names(functions);
+    for (const course::testing::SassFunction& function : functions) {
+        if (function.name != kernel) continue;
+        counts.found = true;
+        for (const std::string& line : function.lines) {
+            if (line.find("HGMMA") != std::string::npos) ++counts.hgmma;
+            if (line.find("HMMA") != std::string::npos) ++counts.hmma;
+            if (line.find("USETMAXREG") != std::string::npos) ++counts.setmaxnreg;
         }
-        if (current != kernel) continue;
-        if (line.find("HGMMA") != std::string::npos) ++counts.hgmma;
-        if (line.find("HMMA") != std::string::npos) ++counts.hmma;
-        if (line.find("USETMAXREG") != std::string::npos) ++counts.setmaxnreg;
     }
     return counts;
 }

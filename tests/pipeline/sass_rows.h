@@ -5,10 +5,10 @@
 // listing.
 #pragma once
 
-#include <algorithm>
+#include "sass_text.h"
+
 #include <cstdlib>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,29 +38,24 @@ inline WordLoop cheapest_word_loop(const std::string& listing, const std::string
         std::string text;
     };
     std::vector<std::vector<Instruction>> copies;  // the kernel's code, once per architecture
-    std::istringstream lines(listing);
-    std::string line, current;
+    const std::vector<course::testing::SassFunction> functions = course::testing::sass_functions(listing);
     WordLoop result;
-    while (std::getline(lines, line)) {
-        const std::size_t at = line.find("Function : ");
-        if (at != std::string::npos) {
-            current = line.substr(at + 11);
-            while (!current.empty() && (current.back() == '\r' || current.back() == ' ')) current.pop_back();
-            if (result.functions.find(current) == std::string::npos)
-                result.functions += (result.functions.empty() ? "" : ", ") + current;
-            if (current == kernel) copies.emplace_back();
-            continue;
+    result.functions = course::testing::function_names(functions);
+    for (const course::testing::SassFunction& function : functions) {
+        if (function.name != kernel) continue;
+        copies.emplace_back();
+        for (const std::string& line : function.lines) {
+            // "        /*01a0*/                   LDG.E.CONSTANT R44, desc[UR4][R4.64] ;"
+            const std::size_t open = line.find("/*"), close = line.find("*/");
+            if (open == std::string::npos || close == std::string::npos || close < open + 3) continue;
+            const std::string hex = line.substr(open + 2, close - open - 2);
+            if (hex.find_first_not_of("0123456789abcdef") != std::string::npos) continue;
+            std::string text = line.substr(close + 2);
+            const std::size_t start = text.find_first_not_of(' ');
+            const std::size_t end = text.find(';');
+            if (start == std::string::npos || end == std::string::npos || end <= start) continue;
+            copies.back().push_back({std::strtol(hex.c_str(), nullptr, 16), text.substr(start, end - start)});
         }
-        // "        /*01a0*/                   LDG.E.CONSTANT R44, desc[UR4][R4.64] ;"
-        const std::size_t open = line.find("/*"), close = line.find("*/");
-        if (current != kernel || open == std::string::npos || close == std::string::npos || close < open + 3) continue;
-        const std::string hex = line.substr(open + 2, close - open - 2);
-        if (hex.find_first_not_of("0123456789abcdef") != std::string::npos) continue;
-        std::string text = line.substr(close + 2);
-        const std::size_t start = text.find_first_not_of(' ');
-        const std::size_t end = text.find(';');
-        if (start == std::string::npos || end == std::string::npos || end <= start) continue;
-        copies.back().push_back({std::strtol(hex.c_str(), nullptr, 16), text.substr(start, end - start)});
     }
     result.found = !copies.empty();
     double worst = -1;
