@@ -100,8 +100,8 @@ candidates_09="24 2 4 10
 24 2 6 10
 24 1 4 20
 24 4 4 5"
-default_candidates=$(eval echo "\"\$candidates_$step\"")
-candidates=${CANDIDATES:-$default_candidates}
+default_candidates=candidates_$step
+candidates=${CANDIDATES:-${!default_candidates}}
 
 # shellcheck source=tests/sweep-rebuild.sh
 source "$(dirname "$0")/../sweep-rebuild.sh"
