@@ -1022,19 +1022,24 @@ SIZE_COLUMNS = (
 KERNEL_NOTE = re.compile(r"(\w+) \([\d, ]+\) ([\d.]+) ms, DRAM [\d.]+%, SM [\d.]+%, occupancy [\d.]+%, ([\w+]+)")
 
 
+def ladder_of(reports, gpu, names, problem):
+    """(report, ladder): the first ladder of `gpu`'s reports named in `names` whose problem holds
+    the text `problem` (its size: "8192x8192", "4096 x 4096 x 4096"); (None, None) if none."""
+    for r in reports:
+        if r.gpu == gpu and r.name in names:
+            for ladder in r.ladders:
+                if problem in ladder.get("problem", ""):
+                    return r, ladder
+    return None, None
+
+
 def size_reports(reports, track, gpu, width, height):
     """The ladders (plain, profiled) of `gpu`'s reports of `track` at width x height: the report
     named after the track (or track-<width>) and its -profile twin, whose ladder's problem says
     the size."""
-    def ladder(names):
-        for r in reports:
-            if r.gpu == gpu and r.name in names:
-                for lad in r.ladders:
-                    if "%dx%d" % (width, height) in lad.get("problem", ""):
-                        return r, lad
-        return None, None
     names = (track, "%s-%d" % (track, width))
-    return ladder(names), ladder(tuple(n + "-profile" for n in names))
+    size = "%dx%d" % (width, height)
+    return ladder_of(reports, gpu, names, size), ladder_of(reports, gpu, tuple(n + "-profile" for n in names), size)
 
 
 def check_size_table(rel, lines, start, reports, problems):
@@ -1196,6 +1201,7 @@ def check_cube_table(rel, lines, start, reports, problems):
     match = LESSON_README.match(rel)
     track, own = match.group(1), match.group(2)
     header = cells(lines[start])
+    track_reports = {r.name for r in reports if r.name == track or r.name.startswith(track + "-")}
     columns, size = [], None
     for head in header:
         cube = CUBE_COLUMN.match(head)
@@ -1214,10 +1220,8 @@ def check_cube_table(rel, lines, start, reports, problems):
             if size is None or field is None or not number:
                 continue
             problem = "%d x %d x %d" % (size, size, size)
-            rung = next((r for rep in reports if rep.gpu == gpu.lower()
-                         and (rep.name == track or rep.name.startswith(track + "-"))
-                         for lad in rep.ladders if problem in lad.get("problem", "")
-                         for r in lad["rungs"] if r["step"] == own), None)
+            _, ladder = ladder_of(reports, gpu.lower(), track_reports, problem)
+            rung = next((r for r in ladder["rungs"] if r["step"] == own), None) if ladder else None
             value = rung and rung.get(field)
             if value is not None and field in PERCENT_FIELDS:
                 value = 100.0 * value
