@@ -144,7 +144,7 @@ StructureCheck check_fewer_instructions(const Step& step, const Step& reference,
                     "fused_v9 counts them)"};
 }
 
-void check_speed(std::vector<Step> steps, const std::string& advice) {
+void check_speed(std::vector<Step> steps, const std::string& advice, const std::string& size) {
     // The race's ladder leaves out the copy and NPP rows: only the steps.
     const auto steps_only = [](const std::vector<Step>& race, const course::TrackRun& run) {
         return std::vector<course::Ladder>{measure_ladder(race, run, /*references=*/false)};
@@ -152,7 +152,7 @@ void check_speed(std::vector<Step> steps, const std::string& advice) {
     // Named before `steps` is handed over: the order in which a call's
     // arguments are evaluated is unspecified.
     const std::string lesson = "pipeline " + course::step_label(steps.back().number);
-    course::testing::check_speed_rule(lesson, steps_only, std::move(steps), "4096", advice,
+    course::testing::check_speed_rule(lesson, steps_only, std::move(steps), size, advice,
                                       course::option_defaults(track_options()));
 }
 

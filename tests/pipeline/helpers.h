@@ -71,9 +71,10 @@ StructureCheck check_kernel_per_alignment(Launcher graded);
 StructureCheck check_fewer_instructions(const Step& step, const Step& reference, const std::string& graded_library,
                                         const std::string& reference_library, const std::string& cuobjdump);
 
-// The speed rule (tests/speed_rule.h) at 4096x4096: `steps` are the step
-// before's solution (left out for step 01), the reference solution of the
-// step, and the kernel graded, last.
-void check_speed(std::vector<Step> steps, const std::string& advice);
+// The speed rule (tests/speed_rule.h) at `size` x `size` (the course's race
+// size, 4096, unless a step's idea pays only on larger images): `steps` are
+// the step before's solution (left out for step 01), the reference solution
+// of the step, and the kernel graded, last.
+void check_speed(std::vector<Step> steps, const std::string& advice, const std::string& size = "4096");
 
 }  // namespace pipeline::testing
