@@ -58,10 +58,11 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
 }
 
 // Checks `launch` on matrices that start 1, 2 or 3 floats past a 16-byte
-// boundary, at a shape that is a multiple of every tile: a kernel that takes
-// its float4 path there reads and writes misaligned addresses.
+// boundary, at a shape that is a multiple of every tile of steps 06 to 10
+// (block tiles up to 256 x 256, 32 terms a phase): a kernel that takes its
+// float4 path there reads and writes misaligned addresses.
 inline void check_misaligned(Launcher launch, std::uint64_t seed) {
-    const Shape shape{256, 128, 64};
+    const Shape shape{256, 256, 64};
     for (const std::size_t offset : {1, 2, 3}) {
         CAPTURE(offset);
         Problem problem(shape, seed + offset, offset);
