@@ -15,7 +15,7 @@ inline namespace COURSE_KERNEL_COPY {
 namespace {
 
 // TODO(step 05): no texture and no shared memory: the strips read global
-// memory (clamped_row, clamp_to, byte_of, set_byte and store_word, from
+// memory (clamped_row, clamp_to, set_byte and store_word, from
 // tracks/sobel/device.cuh).
 using device::pixel;
 
