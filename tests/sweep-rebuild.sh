@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by the sweep scripts (tests/hgemm/sweep-tiles.sh,
-# tests/matmul/sweep-configs.sh), which time other compile-time constants of
+# tests/matmul/sweep-configs.sh, tests/pipeline/sweep.sh), which time other compile-time constants of
 # one solution's kernel.cu: each candidate is that file compiled again with
 # its -D defines, exactly as the build compiles it (the commands ninja would
 # run, read with `ninja -t commands`), into a scratch folder, where a copy of

@@ -2,8 +2,8 @@
 # Measures the Nsight Compute exports behind the lessons' ncu figures, on the GPU at hand:
 #
 #   slides/data/profile.sh [--budget SECONDS] BUILD_DIR GPU [LESSON...]
-#       e.g. slides/data/profile.sh build h100
-#            slides/data/profile.sh --budget 540 build h100 basics reduction matmul
+#       e.g. slides/data/profile.sh build-solved/src/build h100
+#            slides/data/profile.sh --budget 540 build-solved/src/build h100 basics reduction matmul
 #
 # runs, for each lesson, the ncu command(s) of its README's "See it in Nsight
 # Compute" section exactly as written there (slides/data/ncu_commands.py reads
@@ -28,14 +28,14 @@
 # top-level build* folder of it (ignored by git). Then profile from the
 # checkout that gets the exports: slides/data/profile.sh DIR/src/build GPU.
 #
-# How long: the READMEs hold about 110 commands in about 60 lessons (about 700
-# metrics in all, 220 replay passes, 120 kernels profiled; `python3
+# How long: the READMEs hold about 130 commands in about 65 lessons (about 800
+# metrics in all, 270 replay passes, 140 kernels profiled; `python3
 # slides/data/ncu_commands.py count [LESSON...]` counts them exactly). Each is one
 # run of a lesson program (its ladder at --reps 1, the sampled check) under ncu:
-# about 5 to 10 s, so 10 to 18 minutes for all on one GPU, after the build
+# about 5 to 10 s, so 11 to 22 minutes for all on one GPU, after the build
 # (--make-build: about 120 nvcc compilations). Split a run with LESSONs (basics
-# reduction matmul hgemm occupancy: about 50 commands; convolution separable
-# sobel pipeline: about 65), or
+# reduction matmul hgemm occupancy: about 60 commands; convolution separable
+# sobel pipeline: about 70), or
 # give --budget: no command starts after SECONDS, one running is stopped then.
 #
 # Committed data is never destroyed: every export is written to a scratch
