@@ -28,11 +28,16 @@ namespace hgemm::testing {
 //   1025 x 1025 x 1025 one more: a last tile one element wide (a sampled
 //                      check);
 //   512 x 256 x 384    multiples of every tile, so that the fast paths are
-//                      checked too (the shapes above take the checked paths).
+//                      checked too (the shapes above take the checked paths);
+//   520 x 256 x 384, 512 x 264 x 384, 512 x 256 x 392
+//                      the same, ragged in one dimension each (by a multiple
+//                      of 8, so rows stay 16-byte multiples): a fast-path test
+//                      that forgets one of M, N or K takes its fast path there.
 // The 4095^3 and 4097^3 of the course's ladders, scaled down to keep the tests
 // fast: a partial tile is as partial at 1023 as at 4095.
 inline const std::vector<Shape> kShapes = {
-    {1, 1, 1}, {17, 33, 65}, {1000, 3000, 500}, {1023, 1023, 1023}, {1025, 1025, 1025}, {512, 256, 384},
+    {1, 1, 1},       {17, 33, 65},    {1000, 3000, 500}, {1023, 1023, 1023}, {1025, 1025, 1025},
+    {512, 256, 384}, {520, 256, 384}, {512, 264, 384},   {512, 256, 392},
 };
 
 // Under racecheck every shared-memory access is tracked, and the large shapes

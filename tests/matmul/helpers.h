@@ -24,10 +24,15 @@ namespace matmul::testing {
 //   2053^3            a prime above 2000: the last tile of every row and
 //                     column of tiles is partial (a sampled check);
 //   512 x 256 x 384   multiples of every tile, so that the fast paths of
-//                     steps 06 to 08 are checked too (the ragged shapes take
-//                     their checked paths).
+//                     steps 06 to 10 are checked too (the ragged shapes take
+//                     their checked paths);
+//   520 x 256 x 384, 512 x 260 x 384, 512 x 256 x 388
+//                     the same, ragged in one dimension each (by a multiple
+//                     of 4, so rows stay 16-byte aligned): a fast-path test
+//                     that forgets one of M, N or K takes its fast path there.
 inline const std::vector<Shape> kShapes = {
-    {1, 1, 1}, {31, 33, 17}, {127, 65, 129}, {1000, 1000, 1000}, {2053, 2053, 2053}, {512, 256, 384},
+    {1, 1, 1},       {31, 33, 17},    {127, 65, 129},  {1000, 1000, 1000}, {2053, 2053, 2053},
+    {512, 256, 384}, {520, 256, 384}, {512, 260, 384}, {512, 256, 388},
 };
 
 // Under racecheck every shared-memory access is tracked, and the two largest

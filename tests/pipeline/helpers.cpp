@@ -33,12 +33,19 @@ const std::vector<Shape>& grading_shapes() {
         {129, 65},
         {482, 100},
         {2053, 1031},
+        // A height of whole strips (48 rows: 2 of 24, 3 of 16, 4 of 12): the
+        // last strip ends exactly at the image's last row.
+        {129, 48},
         // Odd pitches: padding after each row, none at all, a multiple of 4
-        // that is not of 16 or 128.
+        // that is not of 16 or 128; one pitch a multiple of 4 and the other
+        // not, each way round (only both allow 4-byte words); whole strips.
         {31, 33, 95, 33},
         {1001, 7, 3003, 1001},
         {1001, 7, 3005, 1003},
+        {1001, 7, 3004, 1001},
+        {1001, 7, 3003, 1004},
         {255, 67, 768, 260},
+        {255, 96, 768, 260},
         {2053, 103, 6163, 2061},
     };
     return shapes;
