@@ -58,6 +58,15 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     its address: an argument that names a `const char*` the file declares fails. Checked in every
     tests/ source.
 
+ 6. Test commands. Every `meson test` command in the course's texts (README.md, CONTRIBUTING.md,
+    slides/data/README.md, the tracks' and lessons' markdown, the decks; in code blocks and in
+    inline code, a command that wraps across lines included) names only test setups, suites and
+    tests that the build defines: the setups of tests/meson.build, the suites `grade`,
+    `solutions`, `harness`, `cpu`, `gpu`, each track and `<track>-solutions`, and the tests the
+    tests' meson.build files name (their literal names), the benchmarks ("<track> ladder", "<track>
+    targets") and the lessons' tests ("<track> NN name", its " memcheck" twin, its " (solution)"), so that renaming a suite, a test or a lesson folder
+    leaves no command in a text that runs nothing. Placeholders (`<track>`, `...`) are skipped.
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -354,6 +363,96 @@ def macro_arguments(text, start):
     return args + [current]
 
 
+# Rule 6: the `meson test` commands of the texts.
+MESON_TEST_OPTIONS_WITH_VALUE = {"-C", "--setup", "--suite", "--no-suite", "--num-processes", "--repeat", "-t",
+                                 "--timeout-multiplier", "--test-args", "--wrapper", "--logbase"}
+
+
+def defined_tests(track_steps):
+    """The setups, suites and test names the build defines (rule 6)."""
+    setups = {"default"}
+    names = set()
+    for folder, _, files in os.walk(os.path.join(ROOT, "tests")):
+        for f in files:
+            if f != "meson.build":
+                continue
+            text = read(os.path.relpath(os.path.join(folder, f), ROOT))
+            setups |= set(re.findall(r"add_test_setup\(\s*'([^']+)'", text))
+            names |= set(re.findall(r"\b(?:test|benchmark)\(\s*'([^']+)'", text))
+    for path in ("slides/meson.build", "meson.build", "lessons/meson.build"):
+        if os.path.exists(os.path.join(ROOT, path)):
+            names |= set(re.findall(r"\b(?:test|benchmark)\(\s*'([^']+)'", read(path)))
+    suites = {"grade", "solutions", "harness", "cpu", "gpu"}
+    with_targets = set(re.findall(r"\{'name':\s*'(\w+)',\s*'targets':\s*true", read("lessons/meson.build")))
+    for track, folders in track_steps.items():
+        suites |= {track, track + "-solutions"}
+        names.add(track + " ladder")  # the benchmarks (lessons/meson.build)
+        if track in with_targets:
+            names.add(track + " targets")
+        for folder in folders:
+            title = "%s %s %s" % (track, folder[:2], folder[3:])
+            names |= {title, title + " memcheck", title + " (solution)"}
+    return setups, suites, names
+
+
+def meson_test_commands(text):
+    """(line, argument list) of every `meson test` command in a markdown text: in code blocks line
+    by line, in inline code with its line breaks joined."""
+    commands = []
+    in_block = False
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            in_block = not in_block
+            continue
+        if in_block and "meson test" in line:
+            commands.append((i, line.split("meson test", 1)[1].split(" #", 1)[0]))
+    outside = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    for m in re.finditer(r"`([^`]+)`", outside):
+        if "meson test" in m.group(1):
+            commands.append((outside.count("\n", 0, m.start()) + 1,
+                             " ".join(m.group(1).split()).split("meson test", 1)[1]))
+    return commands
+
+
+def check_test_commands(track_steps):
+    """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist."""
+    setups, suites, names = defined_tests(track_steps)
+    texts = ["README.md", "CONTRIBUTING.md", "slides/data/README.md"]
+    texts += sorted("slides/" + f for f in os.listdir(os.path.join(ROOT, "slides")) if f.endswith(".md"))
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "lessons"))):
+        texts += sorted(os.path.relpath(os.path.join(folder, f), ROOT) for f in files if f.endswith(".md"))
+    problems, count = [], 0
+    for path in texts:
+        if not os.path.exists(os.path.join(ROOT, path)):
+            continue
+        for line, rest in meson_test_commands(read(path)):
+            try:
+                words = shlex.split(rest)
+            except ValueError:
+                words = rest.split()
+            count += 1
+            i = 0
+            while i < len(words):
+                word = words[i]
+                if word in MESON_TEST_OPTIONS_WITH_VALUE:
+                    value = words[i + 1] if i + 1 < len(words) else ""
+                    i += 2
+                    if "<" in value or "..." in value or not value:
+                        continue
+                    if word == "--setup" and value not in setups:
+                        problems.append("%s:%d: meson test --setup %s: no such test setup (%s)" % (
+                            path, line, value, ", ".join(sorted(setups))))
+                    elif word in ("--suite", "--no-suite") and value not in suites:
+                        problems.append("%s:%d: meson test %s %s: no test is in that suite" % (path, line, word, value))
+                    continue
+                i += 1
+                if word.startswith("-") or "<" in word or "..." in word:
+                    continue
+                if word not in names:
+                    problems.append("%s:%d: meson test \"%s\": no test of that name" % (path, line, word))
+    return problems, count
+
+
 def check_messages():
     """Rule 5: no top-level *, / or % in a doctest message's first argument, and no const char*
     (a variable the file declares, or a call of a function of tests/ that returns one)."""
@@ -571,6 +670,8 @@ def main():
     track_problems += list_problems
     message_problems = check_messages()
     track_problems += message_problems
+    command_problems, commands = check_test_commands(track_steps)
+    track_problems += command_problems
     for p in track_problems:
         print("FAIL " + p)
     if not list_problems:
@@ -579,10 +680,13 @@ def main():
     if not message_problems:
         print("grading messages: no first argument that doctest's builder would split, no const char* it would "
               "print as an address (rule 5)")
+    if not command_problems:
+        print("texts: %d meson test commands, each naming setups, suites and tests the build defines (rule 6)"
+              % commands)
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))
-    print("%d passed, %d failed%s" % (passed, failed, "; %d problem(s) in track READMEs or %s" % (
+    print("%d passed, %d failed%s" % (passed, failed, "; %d problem(s) in track READMEs, texts or %s" % (
         len(track_problems), gpu_path) if track_problems else ""))
     return 1 if failed or track_problems else 0
 
