@@ -64,8 +64,12 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     tests that the build defines: the setups of tests/meson.build, the suites `grade`,
     `solutions`, `harness`, `cpu`, `gpu`, each track and `<track>-solutions`, and the tests the
     tests' meson.build files name (their literal names), the benchmarks ("<track> ladder", "<track>
-    targets") and the lessons' tests ("<track> NN name", its " memcheck" twin, its " (solution)"), so that renaming a suite, a test or a lesson folder
-    leaves no command in a text that runs nothing. Placeholders (`<track>`, `...`) are skipped.
+    targets") and the lessons' tests ("<track> NN name", its " memcheck" twin, its " (solution)");
+    and every `meson compile -C build TARGET` and every program or library under build/lessons/
+    or build/tests/ that a text names is one the build makes (its meson.build files' targets and
+    executables, the lessons' programs and libraries, the tests' programs). So renaming a suite,
+    a test, a target or a lesson folder leaves no command in a text that runs nothing.
+    Placeholders (`<track>`, `NN`, `...`) are skipped.
 
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
@@ -414,13 +418,63 @@ def meson_test_commands(text):
     return commands
 
 
-def check_test_commands(track_steps):
-    """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist."""
-    setups, suites, names = defined_tests(track_steps)
+def defined_programs(track_steps):
+    """The build's targets a text may name (rule 6): {target name} for `meson compile -C build
+    NAME`, and {path under build/} for the programs and libraries it runs or reads."""
+    targets, paths = set(), {"lessons/course-ladders", "tests/course-targets"}
+    for folder, _, files in os.walk(ROOT):
+        rel = os.path.relpath(folder, ROOT)
+        if rel.split(os.sep)[0].startswith(("build", "subprojects", ".")) or "node_modules" in rel.split(os.sep) \
+                or "meson.build" not in files:
+            continue
+        text = read(os.path.join(rel, "meson.build"))
+        targets |= set(re.findall(r"\b(?:run_target|alias_target|custom_target)\(\s*'([^']+)'", text))
+        for name in re.findall(r"\bexecutable\(\s*'([^'+]+)'\s*,", text):
+            targets.add(name)
+            paths.add(os.path.normpath(os.path.join(rel, name)).replace(os.sep, "/"))
+    for track, folders in track_steps.items():
+        for folder in folders:
+            step = "%s-%s" % (track, folder[:2])
+            targets.add(step)
+            paths |= {"lessons/" + step, "tests/grade-" + step, "tests/solution-" + step}
+            paths |= {"lessons/lib%s-%s.a" % (step, kind) for kind in ("lesson", "solution", "reference")}
+    return targets, paths
+
+
+def check_build_commands(texts, track_steps):
+    """Rule 6: `meson compile -C build TARGET` and the build/lessons/..., build/tests/... programs
+    the texts name exist in the build."""
+    targets, paths = defined_programs(track_steps)
+    problems, count = [], 0
+    for path in texts:
+        if not os.path.exists(os.path.join(ROOT, path)):
+            continue
+        for i, line in enumerate(read(path).splitlines(), 1):
+            for target in re.findall(r"meson compile -C build ([\w.-]+)", line):
+                count += 1
+                if target not in targets and "NN" not in target:
+                    problems.append("%s:%d: meson compile -C build %s: no such target" % (path, i, target))
+            for program in re.findall(r"(?<![\w/.-])build/((?:lessons|tests)/[\w./-]*[\w])", line):
+                count += 1
+                if program not in paths and "NN" not in program:
+                    problems.append("%s:%d: build/%s: the build makes no such program or library" % (
+                        path, i, program))
+    return problems, count
+
+
+def course_texts():
+    """The markdown texts rule 6 reads."""
     texts = ["README.md", "CONTRIBUTING.md", "slides/data/README.md"]
     texts += sorted("slides/" + f for f in os.listdir(os.path.join(ROOT, "slides")) if f.endswith(".md"))
     for folder, _, files in sorted(os.walk(os.path.join(ROOT, "lessons"))):
         texts += sorted(os.path.relpath(os.path.join(folder, f), ROOT) for f in files if f.endswith(".md"))
+    return texts
+
+
+def check_test_commands(track_steps):
+    """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist."""
+    setups, suites, names = defined_tests(track_steps)
+    texts = course_texts()
     problems, count = [], 0
     for path in texts:
         if not os.path.exists(os.path.join(ROOT, path)):
@@ -450,7 +504,8 @@ def check_test_commands(track_steps):
                     continue
                 if word not in names:
                     problems.append("%s:%d: meson test \"%s\": no test of that name" % (path, line, word))
-    return problems, count
+    build_problems, build_count = check_build_commands(texts, track_steps)
+    return problems + build_problems, (count, build_count)
 
 
 def check_messages():
@@ -681,8 +736,8 @@ def main():
         print("grading messages: no first argument that doctest's builder would split, no const char* it would "
               "print as an address (rule 5)")
     if not command_problems:
-        print("texts: %d meson test commands, each naming setups, suites and tests the build defines (rule 6)"
-              % commands)
+        print("texts: %d meson test commands, each naming setups, suites and tests the build defines, and %d "
+              "build targets and programs, each one the build makes (rule 6)" % commands)
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))
