@@ -25,7 +25,7 @@ struct Shape {
 
 // Every shape a step must be exact at: smaller than the blur (1x1 .. 7x7),
 // odd sizes, long and flat, tall and thin, the edges of a warp's span in
-// steps 06 to 08 (120, 124, 128 and 129 wide), past a power of two; and odd pitches
+// steps 06 to 09 (120, 124, 128 and 129 wide), past a power of two; and odd pitches
 // (a word stored across a row's end lands in the padding and is caught; 4-byte
 // words fall back to bytes).
 const std::vector<Shape>& grading_shapes();

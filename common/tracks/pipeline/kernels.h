@@ -114,7 +114,7 @@ inline namespace COURSE_KERNEL_COPY {
 dim3 grid_for(const Params& params, int block_width, int block_height);
 
 // True when `rgb`, `out` and both pitches are multiples of `bytes`: only then
-// may a kernel load and store whole `bytes`-byte words (steps 06 to 08 check
+// may a kernel load and store whole `bytes`-byte words (steps 06 to 09 check
 // this and take a byte-by-byte path otherwise: --pitch-pad 1).
 bool rows_aligned(const Params& params, int bytes);
 

@@ -191,7 +191,7 @@ std::vector<course::OptionSpec> track_options() {
     return {
         {"pitch-pad", "N",
          "bytes added to the pitch of the RGB image and of the edge image (0: rows start on 128-byte "
-         "boundaries; 1 misaligns them, and the 4-byte words of steps 06 to 08 fall back to bytes)",
+         "boundaries; 1 misaligns them, and the 4-byte words of steps 06 to 09 fall back to bytes)",
          "0"},
     };
 }
