@@ -21,10 +21,12 @@ TEST_CASE("step 09 is right where the tensor maps zero-fill the edges") {
 
 // Step 08's shapes of more tiles than SMs (blocks of two or three tiles), and
 // the same with K and N odd, so that both A and B are copied first: rows of
-// 137 and 4105 halves.
+// 137 and 4105 halves; and two under 10^9 FLOP, which the memcheck run keeps:
+// 2049 x 2056 x 72 (153 tiles) and the same copied, 2049 x 2057 x 73.
 TEST_CASE("step 09 is right where a block computes several tiles, with and without copies") {
-    hgemm::testing::check_shapes({{2049, 4104, 136}, {2049, 4105, 137}, {2048, 4096, 512}}, hgemm::step09_any_shape,
-                                 915);
+    hgemm::testing::check_shapes(
+        {{2049, 4104, 136}, {2049, 4105, 137}, {2048, 4096, 512}, {2049, 2056, 72}, {2049, 2057, 73}},
+        hgemm::step09_any_shape, 915);
 }
 
 // Offsets of 1 element (A and B 2 bytes past a 16-byte boundary: copied) and
