@@ -29,10 +29,13 @@ namespace matmul::testing {
 //   520 x 256 x 384, 512 x 260 x 384, 512 x 256 x 388
 //                     the same, ragged in one dimension each (by a multiple
 //                     of 4, so rows stay 16-byte aligned): a fast-path test
-//                     that forgets one of M, N or K takes its fast path there.
+//                     that forgets one of M, N or K takes its fast path there;
+//   128 x 128 x 130   N a multiple of 4 and K not: B's rows are 16-byte
+//                     aligned and A's are not (step 10's A-by-rows
+//                     configurations must copy A 4 bytes at a time).
 inline const std::vector<Shape> kShapes = {
     {1, 1, 1},       {31, 33, 17},    {127, 65, 129},  {1000, 1000, 1000}, {2053, 2053, 2053},
-    {512, 256, 384}, {520, 256, 384}, {512, 260, 384}, {512, 256, 388},
+    {512, 256, 384}, {520, 256, 384}, {512, 260, 384}, {512, 256, 388},    {128, 128, 130},
 };
 
 // Under racecheck every shared-memory access is tracked, and the two largest
