@@ -77,6 +77,11 @@ Each figure must be one of:
    be a row's share of the library's speed, and **one just before "of the copy"** ("55.6% of the
    copy's bandwidth", "of a copy") a row's "% of copy" (or its share of the library, where the
    library rung is the copy), unless listed as computed.
+   **A figure that names its --profile column** ("SM 62.0%", "DRAM 37.4%", "occupancy falls to
+   25.8%") must be a value of that column in the reports the line may quote (a rung's, or a kernel's
+   note under a ladder) or of the text's Nsight Compute exports, and a pair of them ("SM 55.0% and
+   55.6%") one step's values in two reports (its two GPUs, or two sizes): "occupancy 35.0%" where
+   the step's is 35.1% once passed by matching another field.
 2. **a value of a committed Nsight Compute export**, slides/data/<gpu>/ncu/<track>-<NN>[-<k>].csv
    (what slides/data/profile.sh wrote from the lesson README's own ncu command, on that GPU), at
    the precision the text shows: a metric's value (bytes also in KB, MB, GB, KiB, MiB, GiB; ns
@@ -209,6 +214,12 @@ LIBRARY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the )?(?:cuBLAS|CUB|NP
 # A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy", "of its
 # faster copy"): a rung's "% of copy" column, or a figure listed as computed
 COPY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|a|its)(?: faster)? copy\b")
+# A --profile column's figure, named by its column: "SM 62.0%", "DRAM 37.4%", "occupancy falls to
+# 25.8%", and a pair of them, "SM 55.0% and 55.6%" (one step's values on two GPUs or at two sizes).
+PROFILE_FIGURE = re.compile(r"\b(SM|DRAM|[Oo]ccupancy)(?: (?:falls|rises|drops|is|was|at|to|of|up)){0,2} "
+                            r"(\d+\.\d+)%(?: and (\d+\.\d+)%)?")
+PROFILE_NOTE = re.compile(r"DRAM (\d+\.\d+)%, SM (\d+\.\d+)%, occupancy (\d+\.\d+)%")
+PROFILE_COLUMNS = {"SM": "SM %", "DRAM": "DRAM %", "occupancy": "occupancy"}
 # A count with thousands separators: 58,720,256
 COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]*\d|\.\d)")
 
@@ -1234,6 +1245,57 @@ def check_cube_table(rel, lines, start, reports, problems):
     return count
 
 
+def check_profile_figures(profiles, scope, track, rel, index, line, listed, counts, problems, exported):
+    """A figure that names its --profile column (PROFILE_FIGURE) must be a value of that column in
+    the reports the line may quote (a rung's column, or a kernel's note under a ladder), not any
+    value that rounds to it: "occupancy 35.0%" where the reports hold 35.1% for that step once
+    passed by matching another field. A value of the text's Nsight Compute exports (`exported`:
+    the same indicators, measured by the lesson's own ncu command) and a listed figure pass too."""
+    columns = {name: [] for name in PROFILE_COLUMNS}
+    by_step = {}  # (column, step) -> [(report, value)]: a pair is one step's values in two reports
+    for report in scope:
+        for ladder in report.ladders:
+            for rung in ladder.get("rungs", []):
+                extra = rung.get("extra") or {}
+                for name, key in PROFILE_COLUMNS.items():
+                    if re.fullmatch(r"\d+\.\d+%?", str(extra.get(key, ""))):
+                        value = float(str(extra[key]).rstrip("%"))
+                        columns[name].append(value)
+                        by_step.setdefault((name, rung.get("step")), []).append((report.path, value))
+            for note in ladder.get("notes", []):
+                for dram, sm, occupancy in PROFILE_NOTE.findall(note):
+                    columns["DRAM"].append(float(dram))
+                    columns["SM"].append(float(sm))
+                    columns["occupancy"].append(float(occupancy))
+    for column, first, second in profiles:
+        name = "occupancy" if column.lower() == "occupancy" else column
+        values = sorted(columns[name])
+        if second and not (token_matches(first, exported) and token_matches(second, exported)):
+            # A pair: one step's values, in two different reports (two GPUs, or two sizes).
+            pairs = [(a, b) for (n, _), found in by_step.items() if n == name
+                     for a in found for b in found if a[0] != b[0]]
+            if not any(token_matches(first, [a[1]]) and token_matches(second, [b[1]]) for a, b in pairs) and \
+                    listed.get((rel, first)) is None and listed.get((rel, second)) is None:
+                problems.append("%s:%d: %s %s%% and %s%% are not one step's --profile %s values in two reports "
+                                "(two GPUs or two sizes) of %s: %s" % (
+                                    rel, index + 1, column, first, second, PROFILE_COLUMNS[name],
+                                    "slides/data/*/%s*.json" % track if track else "the reports", line.strip()[:140]))
+                continue
+        for token in (t for t in (first, second) if t):
+            entry = listed.get((rel, token))
+            if token_matches(token, values):
+                counts["profile"] += 1
+            elif token_matches(token, exported):
+                counts["ncu export"] += 1
+            elif entry is not None:
+                entry[2] += 1
+                counts["listed"] += 1
+            else:
+                problems.append("%s:%d: %s %s%% is no --profile %s value in %s: %s" % (
+                    rel, index + 1, column, token, PROFILE_COLUMNS[name],
+                    "slides/data/*/%s*.json" % track if track else "the reports", line.strip()[:140]))
+
+
 def main():
     reports = load_reports()
     reports_by_key = {(r.gpu, r.name): r for r in reports}
@@ -1244,7 +1306,7 @@ def main():
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
               "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0,
-              "% of copy": 0}
+              "% of copy": 0, "profile": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -1323,6 +1385,10 @@ def main():
             spreads = SPREAD_FIGURE.findall(line[at:]) if at >= 0 and not fenced else []
             shares = LIBRARY_FIGURE.findall(line) if not fenced else []
             copies = COPY_FIGURE.findall(line) if not fenced else []
+            profiles = PROFILE_FIGURE.findall(line) if not fenced else []
+            if profiles:
+                check_profile_figures(profiles, line_scope, line_track, rel, index, line, listed, counts, problems,
+                                      export_values(exports, rel, line_track, None) or [])
             if spreads or shares or copies:
                 ladders = [ladder for r in line_scope for ladder in r.ladders]
                 rungs = [rung for ladder in ladders for rung in ladder.get("rungs", [])]
@@ -1521,12 +1587,12 @@ def main():
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
           "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
           "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
-          "two-GPU ladder table that are one rung's, %d percentages before \"of the copy\" that are a row's; "
-          "%d problem(s)"
+          "two-GPU ladder table that are one rung's, %d percentages before \"of the copy\" that are a row's, "
+          "%d --profile figures named by their column that are that column's; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
              counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["% of copy"],
-             len(problems)))
+             counts["profile"], len(problems)))
     return 1 if problems else 0
 
 

@@ -20,7 +20,9 @@ report's name from that report: another track's figure fails there, even one of 
 in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
 GPU's parenthesis is that GPU's: the H100's figure there fails; and a percentage after "spread"
 is a row's spread, and one just before the library's name a row's share of the library's speed: a
-value of another field that rounds to it fails.
+value of another field that rounds to it fails; and a figure that names its --profile column ("SM
+55.0%", "occupancy falls to 35.1%") is that column's value, a pair ("SM 55.0% and 55.6%") one
+step's values in two reports.
 """
 
 import importlib.util
@@ -117,7 +119,8 @@ class CheckFigures(unittest.TestCase):
                       "that are a row's, 0 cells of lessons' \"GPU, size\" and \"GPU | 4096^3: ms\" tables that are "
                       "their column's "
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
-                      "rung's, 0 percentages before \"of the copy\" that are a row's; 0 problem(s)", out)
+                      "rung's, 0 percentages before \"of the copy\" that are a row's, 0 --profile figures named by "
+                      "their column that are that column's; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -722,6 +725,51 @@ class CopyShares(unittest.TestCase):
         status, out = self.course("Step 01 reaches 50.0% of the copy.\n")
         self.assertEqual(status, 1, out)
         self.assertIn('50.0% before "of the copy" is no row\'s % of copy', out)
+
+
+def profile_report(sm, occupancy):
+    """A report of the track `demo` whose steps 01 and 02 carry --profile columns: SM `sm` and
+    occupancy `occupancy` (two values each, the steps'), DRAM 10.0% and 20.0%."""
+    rungs = ", ".join('{"step": "%s", "title": "t", "median_ms": %s, "extra": {"DRAM %%": "%s", "SM %%": "%s", '
+                      '"occupancy": "%s%%"}}' % (step, 0.2 / (i + 1), dram, sm[i], occupancy[i])
+                      for i, (step, dram) in enumerate((("01", "10.0"), ("02", "20.0"))))
+    return '{"ladders": [{"problem": "demo: 64x64 pixels", "rungs": [%s]}]}' % rungs
+
+
+class ProfileFigures(unittest.TestCase):
+    # H100: step 01 SM 55.0%, occupancy 24.0%; step 02 SM 77.3%, 35.1%. H200: step 01 SM 55.6%,
+    # 23.9%; step 02 SM 78.0%, 35.1%. 55.3 and 35.0 are no value of those columns (55.3 is the
+    # H200's DRAM of step 01 below, another column's).
+    REPORTS = {"h100": profile_report(("55.0", "77.3"), ("24.0", "35.1")),
+               "h200": profile_report(("55.6", "78.0"), ("23.9", "35.1")).replace('"DRAM %": "10.0"',
+                                                                                  '"DRAM %": "55.3"')}
+
+    def course(self, text):
+        return GpuTables.course(self, text, self.REPORTS)
+
+    def test_a_columns_values_and_one_steps_pair_pass(self):
+        status, out = self.course("Step 01: SM 55.0% and 55.6%, occupancy 24.0% and 23.9%; step 02's occupancy "
+                                  "falls to 35.1% on both, SM 78.0%.\n")
+        self.assertEqual(status, 0, out)
+        self.assertIn("6 --profile figures named by their column that are that column's", out)
+
+    def test_another_columns_value_fails(self):
+        status, out = self.course("Step 02's occupancy falls to 35.0% on both.\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("occupancy 35.0% is no --profile occupancy value", out)
+
+    def test_a_pair_of_two_steps_fails(self):
+        # 55.0 is step 01's SM on the H100 and 78.0 step 02's on the H200: each a value of the
+        # column, but not one step's pair
+        status, out = self.course("Step 01 reads latency bound (SM 55.0% and 78.0%).\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("SM 55.0% and 78.0% are not one step's --profile SM % values in two reports", out)
+
+    def test_a_pair_with_another_columns_value_fails(self):
+        status, out = self.course("Step 01 reads latency bound (SM 55.0% and 55.3%).\n")
+        self.assertEqual(status, 1, out)
+        self.assertIn("SM 55.0% and 55.3% are not one step's", out)
+
 
 if __name__ == "__main__":
     unittest.main()
