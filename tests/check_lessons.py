@@ -372,20 +372,26 @@ MESON_TEST_OPTIONS_WITH_VALUE = {"-C", "--setup", "--suite", "--no-suite", "--nu
                                  "--timeout-multiplier", "--test-args", "--wrapper", "--logbase"}
 
 
-def defined_tests(track_steps):
-    """The setups, suites and test names the build defines (rule 6)."""
+def meson_build_files():
+    """(path, text) of every meson.build of the course (not of build folders, subprojects or
+    node_modules)."""
+    found = []
+    for folder, _, files in sorted(os.walk(ROOT)):
+        rel = os.path.relpath(folder, ROOT)
+        parts = rel.split(os.sep)
+        if parts[0].startswith(("build", "subprojects", ".")) or "node_modules" in parts or "meson.build" not in files:
+            continue
+        found.append((os.path.join(rel, "meson.build"), read(os.path.join(rel, "meson.build"))))
+    return found
+
+
+def defined_tests(track_steps, builds):
+    """The setups, suites and test names the build defines (rule 6), from its meson.build files."""
     setups = {"default"}
     names = set()
-    for folder, _, files in os.walk(os.path.join(ROOT, "tests")):
-        for f in files:
-            if f != "meson.build":
-                continue
-            text = read(os.path.relpath(os.path.join(folder, f), ROOT))
-            setups |= set(re.findall(r"add_test_setup\(\s*'([^']+)'", text))
-            names |= set(re.findall(r"\b(?:test|benchmark)\(\s*'([^']+)'", text))
-    for path in ("slides/meson.build", "meson.build", "lessons/meson.build"):
-        if os.path.exists(os.path.join(ROOT, path)):
-            names |= set(re.findall(r"\b(?:test|benchmark)\(\s*'([^']+)'", read(path)))
+    for _, text in builds:
+        setups |= set(re.findall(r"add_test_setup\(\s*'([^']+)'", text))
+        names |= set(re.findall(r"\b(?:test|benchmark)\(\s*'([^']+)'", text))
     suites = {"grade", "solutions", "harness", "cpu", "gpu"}
     with_targets = set(re.findall(r"\{'name':\s*'(\w+)',\s*'targets':\s*true", read("lessons/meson.build")))
     for track, folders in track_steps.items():
@@ -418,20 +424,16 @@ def meson_test_commands(text):
     return commands
 
 
-def defined_programs(track_steps):
+def defined_programs(track_steps, builds):
     """The build's targets a text may name (rule 6): {target name} for `meson compile -C build
     NAME`, and {path under build/} for the programs and libraries it runs or reads."""
     targets, paths = set(), {"lessons/course-ladders", "tests/course-targets"}
-    for folder, _, files in os.walk(ROOT):
-        rel = os.path.relpath(folder, ROOT)
-        if rel.split(os.sep)[0].startswith(("build", "subprojects", ".")) or "node_modules" in rel.split(os.sep) \
-                or "meson.build" not in files:
-            continue
-        text = read(os.path.join(rel, "meson.build"))
+    for build, text in builds:
+        folder = os.path.dirname(build)
         targets |= set(re.findall(r"\b(?:run_target|alias_target|custom_target)\(\s*'([^']+)'", text))
         for name in re.findall(r"\bexecutable\(\s*'([^'+]+)'\s*,", text):
             targets.add(name)
-            paths.add(os.path.normpath(os.path.join(rel, name)).replace(os.sep, "/"))
+            paths.add(os.path.normpath(os.path.join(folder, name)).replace(os.sep, "/"))
     for track, folders in track_steps.items():
         for folder in folders:
             step = "%s-%s" % (track, folder[:2])
@@ -441,45 +443,26 @@ def defined_programs(track_steps):
     return targets, paths
 
 
-def check_build_commands(texts, track_steps):
-    """Rule 6: `meson compile -C build TARGET` and the build/lessons/..., build/tests/... programs
-    the texts name exist in the build."""
-    targets, paths = defined_programs(track_steps)
-    problems, count = [], 0
-    for path in texts:
-        if not os.path.exists(os.path.join(ROOT, path)):
-            continue
-        for i, line in enumerate(read(path).splitlines(), 1):
-            for target in re.findall(r"meson compile -C build ([\w.-]+)", line):
-                count += 1
-                if target not in targets and "NN" not in target:
-                    problems.append("%s:%d: meson compile -C build %s: no such target" % (path, i, target))
-            for program in re.findall(r"(?<![\w/.-])build/((?:lessons|tests)/[\w./-]*[\w])", line):
-                count += 1
-                if program not in paths and "NN" not in program:
-                    problems.append("%s:%d: build/%s: the build makes no such program or library" % (
-                        path, i, program))
-    return problems, count
-
-
 def course_texts():
     """The markdown texts rule 6 reads."""
     texts = ["README.md", "CONTRIBUTING.md", "slides/data/README.md"]
     texts += sorted("slides/" + f for f in os.listdir(os.path.join(ROOT, "slides")) if f.endswith(".md"))
     for folder, _, files in sorted(os.walk(os.path.join(ROOT, "lessons"))):
         texts += sorted(os.path.relpath(os.path.join(folder, f), ROOT) for f in files if f.endswith(".md"))
-    return texts
+    return [t for t in texts if os.path.exists(os.path.join(ROOT, t))]
 
 
 def check_test_commands(track_steps):
-    """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist."""
-    setups, suites, names = defined_tests(track_steps)
-    texts = course_texts()
-    problems, count = [], 0
-    for path in texts:
-        if not os.path.exists(os.path.join(ROOT, path)):
-            continue
-        for line, rest in meson_test_commands(read(path)):
+    """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist,
+    and every `meson compile -C build TARGET` and build/lessons/..., build/tests/... program the
+    texts name is one the build makes. Returns (problems, (test commands, build names))."""
+    builds = meson_build_files()
+    setups, suites, names = defined_tests(track_steps, builds)
+    targets, paths = defined_programs(track_steps, builds)
+    problems, count, build_count = [], 0, 0
+    for path in course_texts():
+        text = read(path)
+        for line, rest in meson_test_commands(text):
             try:
                 words = shlex.split(rest)
             except ValueError:
@@ -504,8 +487,17 @@ def check_test_commands(track_steps):
                     continue
                 if word not in names:
                     problems.append("%s:%d: meson test \"%s\": no test of that name" % (path, line, word))
-    build_problems, build_count = check_build_commands(texts, track_steps)
-    return problems + build_problems, (count, build_count)
+        for i, line in enumerate(text.splitlines(), 1):
+            for target in re.findall(r"meson compile -C build ([\w.-]+)", line):
+                build_count += 1
+                if target not in targets and "NN" not in target:
+                    problems.append("%s:%d: meson compile -C build %s: no such target" % (path, i, target))
+            for program in re.findall(r"(?<![\w/.-])build/((?:lessons|tests)/[\w./-]*[\w])", line):
+                build_count += 1
+                if program not in paths and "NN" not in program:
+                    problems.append("%s:%d: build/%s: the build makes no such program or library" % (
+                        path, i, program))
+    return problems, (count, build_count)
 
 
 def check_messages():
