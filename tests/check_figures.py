@@ -1245,14 +1245,11 @@ def check_cube_table(rel, lines, start, reports, problems):
     return count
 
 
-def check_profile_figures(profiles, scope, track, rel, index, line, listed, counts, problems, exported):
-    """A figure that names its --profile column (PROFILE_FIGURE) must be a value of that column in
-    the reports the line may quote (a rung's column, or a kernel's note under a ladder), not any
-    value that rounds to it: "occupancy 35.0%" where the reports hold 35.1% for that step once
-    passed by matching another field. A value of the text's Nsight Compute exports (`exported`:
-    the same indicators, measured by the lesson's own ncu command) and a listed figure pass too."""
+def profile_columns(scope):
+    """The --profile columns' values in the reports `scope`: ({column: sorted values} of the rungs
+    and of the kernels' notes under the ladders, {(column, step): [(report, value)]} of the rungs)."""
     columns = {name: [] for name in PROFILE_COLUMNS}
-    by_step = {}  # (column, step) -> [(report, value)]: a pair is one step's values in two reports
+    by_step = {}  # a pair is one step's values in two reports
     for report in scope:
         for ladder in report.ladders:
             for rung in ladder.get("rungs", []):
@@ -1267,9 +1264,19 @@ def check_profile_figures(profiles, scope, track, rel, index, line, listed, coun
                     columns["DRAM"].append(float(dram))
                     columns["SM"].append(float(sm))
                     columns["occupancy"].append(float(occupancy))
+    return {name: sorted(values) for name, values in columns.items()}, by_step
+
+
+def check_profile_figures(profiles, profile, track, rel, index, line, listed, counts, problems, exported):
+    """A figure that names its --profile column (PROFILE_FIGURE) must be a value of that column in
+    the reports the line may quote (`profile`: profile_columns of them), not any value that rounds
+    to it: "occupancy 35.0%" where the reports hold 35.1% for that step once passed by matching
+    another field. A value of the text's Nsight Compute exports (`exported`: the same indicators,
+    measured by the lesson's own ncu command) and a listed figure pass too."""
+    columns, by_step = profile
     for column, first, second in profiles:
         name = "occupancy" if column.lower() == "occupancy" else column
-        values = sorted(columns[name])
+        values = columns[name]
         if second and not (token_matches(first, exported) and token_matches(second, exported)):
             # A pair: one step's values, in two different reports (two GPUs, or two sizes).
             pairs = [(a, b) for (n, _), found in by_step.items() if n == name
@@ -1312,6 +1319,7 @@ def main():
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
         values = sorted(v for r in scope for v in r.values)
         ncu_scopes = {}  # the GPUs a section names -> the export values it may quote
+        profile_scopes = {}  # a line's track -> profile_columns of its reports
         if path.parent.name == "slides":
             lines = deck_lines(path.read_text())
         else:
@@ -1387,8 +1395,12 @@ def main():
             copies = COPY_FIGURE.findall(line) if not fenced else []
             profiles = PROFILE_FIGURE.findall(line) if not fenced else []
             if profiles:
-                check_profile_figures(profiles, line_scope, line_track, rel, index, line, listed, counts, problems,
-                                      export_values(exports, rel, line_track, None) or [])
+                if line_track not in profile_scopes:
+                    profile_scopes[line_track] = profile_columns(line_scope)
+                if (line_track, None) not in ncu_scopes:
+                    ncu_scopes[line_track, None] = export_values(exports, rel, line_track, None)
+                check_profile_figures(profiles, profile_scopes[line_track], line_track, rel, index, line, listed,
+                                      counts, problems, ncu_scopes[line_track, None] or [])
             if spreads or shares or copies:
                 ladders = [ladder for r in line_scope for ladder in r.ladders]
                 rungs = [rung for ladder in ladders for rung in ladder.get("rungs", [])]
