@@ -218,7 +218,6 @@ COPY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|a|its)(?: faster)? co
 # 25.8%", and a pair of them, "SM 55.0% and 55.6%" (one step's values on two GPUs or at two sizes).
 PROFILE_FIGURE = re.compile(r"\b(SM|DRAM|[Oo]ccupancy)(?: (?:falls|rises|drops|is|was|at|to|of|up)){0,2} "
                             r"(\d+\.\d+)%(?: and (\d+\.\d+)%)?")
-PROFILE_NOTE = re.compile(r"DRAM (\d+\.\d+)%, SM (\d+\.\d+)%, occupancy (\d+\.\d+)%")
 PROFILE_COLUMNS = {"SM": "SM %", "DRAM": "DRAM %", "occupancy": "occupancy"}
 # A count with thousands separators: 58,720,256
 COUNT = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+)(?![\d,]*\d|\.\d)")
@@ -1030,7 +1029,8 @@ SIZE_COLUMNS = (
     (re.compile(r"^(occupancy|limiter)$"), "profile"),
     (re.compile(r"^`(\w+)`$"), "kernel"),
 )
-KERNEL_NOTE = re.compile(r"(\w+) \([\d, ]+\) ([\d.]+) ms, DRAM [\d.]+%, SM [\d.]+%, occupancy [\d.]+%, ([\w+]+)")
+KERNEL_NOTE = re.compile(r"(?P<kernel>\w+) \([\d, ]+\) (?P<ms>[\d.]+) ms, DRAM (?P<dram>[\d.]+)%, SM (?P<sm>[\d.]+)%, "
+                         r"occupancy (?P<occupancy>[\d.]+)%, (?P<limiter>[\w+]+)")
 
 
 def ladder_of(reports, gpu, names, problem):
@@ -1075,7 +1075,7 @@ def check_size_table(rel, lines, start, reports, problems):
             continue
         rungs = {r["step"]: r for r in ladder["rungs"]}
         prungs = {r["step"]: r for r in profile["rungs"]} if profile else {}
-        notes = {k.group(1): (k.group(2), k.group(3)) for note in (profile or {}).get("notes", [])
+        notes = {k.group("kernel"): (k.group("ms"), k.group("limiter")) for note in (profile or {}).get("notes", [])
                  for k in KERNEL_NOTE.finditer(note)}
         for head, cell in zip(header[1:], row[1:]):
             text = cell.replace("*", "").strip()
@@ -1260,10 +1260,10 @@ def profile_columns(scope):
                         columns[name].append(value)
                         by_step.setdefault((name, rung.get("step")), []).append((report.path, value))
             for note in ladder.get("notes", []):
-                for dram, sm, occupancy in PROFILE_NOTE.findall(note):
-                    columns["DRAM"].append(float(dram))
-                    columns["SM"].append(float(sm))
-                    columns["occupancy"].append(float(occupancy))
+                for kernel in KERNEL_NOTE.finditer(note):
+                    columns["DRAM"].append(float(kernel.group("dram")))
+                    columns["SM"].append(float(kernel.group("sm")))
+                    columns["occupancy"].append(float(kernel.group("occupancy")))
     return {name: sorted(values) for name, values in columns.items()}, by_step
 
 
