@@ -64,7 +64,7 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     tests that the build defines: the setups of tests/meson.build, the suites `grade`,
     `solutions`, `harness`, `cpu`, `gpu`, each track and `<track>-solutions`, and the tests the
     tests' meson.build files name (their literal names), the benchmarks ("<track> ladder", "<track>
-    targets") and the lessons' tests ("<track> NN name", its " memcheck" twin, its " (solution)");
+    targets") and the lessons' tests ("<track> NN name", its " memcheck" and " racecheck" twins, its " (solution)");
     and every `meson compile -C build TARGET` and every program or library under build/lessons/
     or build/tests/ that a text names is one the build makes (its meson.build files' targets and
     executables, the lessons' programs and libraries, the tests' programs). So renaming a suite,
@@ -401,7 +401,7 @@ def defined_tests(track_steps, builds):
             names.add(track + " targets")
         for folder in folders:
             title = "%s %s %s" % (track, folder[:2], folder[3:])
-            names |= {title, title + " memcheck", title + " (solution)"}
+            names |= {title, title + " memcheck", title + " racecheck", title + " (solution)"}
     return setups, suites, names
 
 

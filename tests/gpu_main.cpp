@@ -61,6 +61,11 @@ bool under_sanitizer() {
     return sanitizer != nullptr && *sanitizer != '\0';
 }
 
+bool under_racecheck() {
+    const char* sanitizer = std::getenv("COURSE_SANITIZER");
+    return sanitizer != nullptr && std::strcmp(sanitizer, "racecheck") == 0;
+}
+
 bool timing_is_meaningful() { return !under_sanitizer(); }
 
 bool small_sizes_only() {
@@ -79,15 +84,31 @@ std::vector<std::size_t> sizes_1d() {
 
 namespace {
 
-// The grade setup's memcheck run of a lesson (tests/meson.build sets
-// COURSE_MEMCHECK to compute-sanitizer's path, empty when it is not
-// installed): this program runs again under compute-sanitizer's memcheck,
-// at small sizes, without its speed rules, and any memory error it reports
-// fails the test. Returns only when that cannot be done.
-int run_under_memcheck(const char* sanitizer, int argc, char** argv) {
+// The grade setup's sanitizer runs of a lesson: tests/meson.build sets
+// `variable` to compute-sanitizer's path (empty when it is not installed) in
+// the "<lesson> memcheck" and "<lesson> racecheck" tests.
+struct SanitizerRun {
+    const char* variable;  // COURSE_MEMCHECK or COURSE_RACECHECK
+    const char* tool;
+    const char* what;  // what the tool finds, for the messages
+    std::vector<std::string> options;
+};
+
+const SanitizerRun kSanitizerRuns[] = {
+    {"COURSE_MEMCHECK", "memcheck", "memory errors", {}},
+    // Every hazard, as the racecheck test setup reports them (tests/meson.build).
+    {"COURSE_RACECHECK", "racecheck", "shared-memory races", {"--racecheck-report", "all"}},
+};
+
+// This program runs again under compute-sanitizer's `run.tool`, at small
+// sizes, without its speed rules, and any error the tool reports (a memory
+// error; a shared-memory race) fails the test. Returns only when that cannot
+// be done.
+int run_under_sanitizer(const SanitizerRun& run, const char* sanitizer, int argc, char** argv) {
     if (*sanitizer == '\0') {
         std::printf("skipped: compute-sanitizer is not installed (it comes with the CUDA toolkit, beside nvcc): "
-                    "this lesson's kernels were NOT checked for memory errors\n");
+                    "this lesson's kernels were NOT checked for %s\n",
+                    run.what);
         return 77;
     }
     char self[4096];
@@ -97,24 +118,19 @@ int run_under_memcheck(const char* sanitizer, int argc, char** argv) {
         return 1;
     }
     self[length] = '\0';
-    unsetenv("COURSE_MEMCHECK");
-    setenv("COURSE_SANITIZER", "memcheck", 1);
+    unsetenv(run.variable);
+    setenv("COURSE_SANITIZER", run.tool, 1);
     setenv("COURSE_SMALL_SIZES", "1", 1);
-    std::vector<std::string> args = {sanitizer,
-                                     "--tool",
-                                     "memcheck",
-                                     "--error-exitcode",
-                                     "1",
-                                     "--print-limit",
-                                     "20",
-                                     self,
-                                     "--test-case-exclude=*as fast as*"};
+    std::vector<std::string> args = {sanitizer, "--tool", run.tool, "--error-exitcode", "1", "--print-limit", "20"};
+    args.insert(args.end(), run.options.begin(), run.options.end());
+    args.emplace_back(self);
+    args.emplace_back("--test-case-exclude=*as fast as*");
     for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
     std::vector<char*> pointers;
     for (std::string& arg : args) pointers.push_back(arg.data());
     pointers.push_back(nullptr);
-    std::printf("memory errors: this lesson's tests at small sizes, under compute-sanitizer memcheck "
-                "(speed rules left out)\n");
+    std::printf("%s: this lesson's tests at small sizes, under compute-sanitizer %s (speed rules left out)\n", run.what,
+                run.tool);
     std::fflush(stdout);
     execv(sanitizer, pointers.data());
     std::printf("cannot run %s: %s\n", sanitizer, std::strerror(errno));
@@ -135,9 +151,12 @@ int main(int argc, char** argv) {
         return 77;
     }
     // Under a sanitizer already (the memcheck and racecheck setups), the
-    // memcheck test runs as it is.
-    const char* sanitizer = std::getenv("COURSE_MEMCHECK");
-    if (sanitizer != nullptr && !course::testing::under_sanitizer()) return run_under_memcheck(sanitizer, argc, argv);
+    // sanitizer tests run as they are.
+    for (const SanitizerRun& run : kSanitizerRuns) {
+        const char* sanitizer = std::getenv(run.variable);
+        if (sanitizer != nullptr && !course::testing::under_sanitizer())
+            return run_under_sanitizer(run, sanitizer, argc, argv);
+    }
     doctest::Context context(argc, argv);
     return context.run();
 }

@@ -50,4 +50,9 @@ bool timing_is_meaningful();
 // error of the program.
 bool under_sanitizer();
 
+// True under compute-sanitizer's racecheck (the racecheck setup, and the grade
+// setup's "<lesson> racecheck" tests): every shared-memory access is tracked,
+// so tests with large shapes leave them out there.
+bool under_racecheck();
+
 }  // namespace course::testing

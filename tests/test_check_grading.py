@@ -100,5 +100,31 @@ class StarterTables(unittest.TestCase):
         self.assertNotIn("1.900x", table)
 
 
+class SanitizerRows(unittest.TestCase):
+    """What the sanitizer tests add to a starter's row: their errors, and a case only they failed."""
+
+    def table(self):
+        failed = "TEST CASE:  step 05 sums exactly at every grading size\n\nERROR: wrong sum\n"
+        records = [
+            {"name": "course:reduction / reduction 05 unroll_last_warp racecheck", "result": "FAIL", "returncode": 1,
+             "stdout": failed + "========= RACECHECK SUMMARY: 12 hazards displayed (12 errors, 0 warnings)\n"},
+            {"name": "course:reduction / reduction 05 unroll_last_warp memcheck", "result": "OK", "returncode": 0,
+             "stdout": "========= ERROR SUMMARY: 0 errors\n"},
+            {"name": "course:reduction / reduction 05 unroll_last_warp", "result": "FAIL", "returncode": 1,
+             "stdout": failed},
+        ]
+        return check_grading.starter_tables(records, {})["reduction"]
+
+    def test_races_get_their_count_and_a_repeated_case_is_listed_once(self):
+        self.assertEqual(self.table().splitlines()[-1],
+                         "| 05 | step 05 sums exactly at every grading size; "
+                         "shared-memory races under compute-sanitizer racecheck (12) |")
+
+    def test_the_tool_is_read_from_the_name(self):
+        self.assertEqual(check_grading.sanitizer_of("matmul 08 warp_tiling racecheck"), "racecheck")
+        self.assertEqual(check_grading.sanitizer_of("matmul 08 warp_tiling memcheck"), "memcheck")
+        self.assertIsNone(check_grading.sanitizer_of("matmul 08 warp_tiling"))
+
+
 if __name__ == "__main__":
     unittest.main()

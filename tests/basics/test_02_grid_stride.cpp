@@ -12,13 +12,18 @@ TEST_CASE("step 02 computes c = a + b at every grading size") { check_grading_si
 
 TEST_CASE("step 02 is right on arrays that do not start on a 16-byte boundary") {
     // a + 1, a + 2, a + 3 floats: a float4 load there would be misaligned.
+    // One array at a time, then all three: a kernel that checks only a's
+    // alignment would pass with all three shifted.
     for (const std::size_t offset : {1, 2, 3}) {
-        for (const std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}}) {
-            CAPTURE(offset);
-            CAPTURE(n);
-            basics::Problem problem(n, 300 + n, offset);
-            const auto result = course::check_once(harness(), problem.run(basics::step02_grid_stride));
-            CHECK_MESSAGE(result.ok, result.summary());
+        for (const course::Offsets& offsets : course::offsets_one_at_a_time(offset)) {
+            for (const std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}}) {
+                const std::string shifted = course::describe(offsets, {"a", "b", "c"}, "float");
+                CAPTURE(shifted);
+                CAPTURE(n);
+                basics::Problem problem(n, 300 + n, offsets);
+                const auto result = course::check_once(harness(), problem.run(basics::step02_grid_stride));
+                CHECK_MESSAGE(result.ok, shifted, ": ", result.summary());
+            }
         }
     }
 }

@@ -9,8 +9,6 @@
 
 #include "hgemm/structure.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -46,9 +44,7 @@ inline const std::vector<Shape> kShapes = {
 // sizes: course::testing::small_sizes_only()). The memcheck setup runs every
 // shape.
 inline std::vector<Shape> shapes_for_this_run() {
-    const char* tool = std::getenv("COURSE_SANITIZER");
-    const bool racecheck = tool != nullptr && std::strcmp(tool, "racecheck") == 0;
-    if (!racecheck && !course::testing::small_sizes_only()) return kShapes;
+    if (!course::testing::under_racecheck() && !course::testing::small_sizes_only()) return kShapes;
     std::vector<Shape> small;
     for (const Shape& shape : kShapes)
         if (shape.flops() < 1e9) small.push_back(shape);
@@ -69,8 +65,7 @@ inline const std::vector<Shape> kAlignedRaggedShapes = {
 // and the shape); under a sanitizer or in the grade setup's memcheck run,
 // only the shapes under 10^9 FLOP.
 inline void check_shapes(const std::vector<Shape>& shapes, Launcher launch, std::uint64_t seed) {
-    const char* tool = std::getenv("COURSE_SANITIZER");
-    const bool small = (tool != nullptr && *tool != '\0') || course::testing::small_sizes_only();
+    const bool small = course::testing::under_sanitizer() || course::testing::small_sizes_only();
     for (const Shape& shape : shapes) {
         if (small && shape.flops() >= 1e9) continue;
         const std::string name = shape.describe();
@@ -98,14 +93,18 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
 // that is a multiple of every step's tile (up to 128 x 256 x 64, so that the
 // whole-tile paths would run but for the alignment): a kernel that loads whole
 // tiles with WMMA or 16-byte loads without checking the alignment reads
-// misaligned addresses.
+// misaligned addresses. One matrix at a time, then all three: a kernel that
+// checks only A's alignment would pass with all three shifted.
 inline void check_misaligned(Launcher launch, std::uint64_t seed) {
     const Shape shape{256, 256, 64};
     for (const std::size_t offset : {1, 8}) {
-        CAPTURE(offset);
-        Problem problem(shape, seed + offset, offset);
-        const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
-        CHECK_MESSAGE(result.ok, "A, B and C offset by ", offset, " elements: ", result.summary());
+        for (const course::Offsets& offsets : course::offsets_one_at_a_time(offset)) {
+            const std::string shifted = course::describe(offsets, {"A", "B", "C"}, "element");
+            CAPTURE(shifted);
+            Problem problem(shape, seed + offset, offsets);
+            const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
+            CHECK_MESSAGE(result.ok, shifted, ": ", result.summary());
+        }
     }
 }
 

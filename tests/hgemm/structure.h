@@ -6,6 +6,7 @@
 #pragma once
 
 #include "course/launches.h"
+#include "gpu_test.h"
 #include "tracks/hgemm/track.h"
 
 #include "hgemm/sass.h"
@@ -186,8 +187,7 @@ inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr
     if (record.kernels.size() != 1)
         return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
 #if CUDART_VERSION >= 12080
-    const char* sanitizer = std::getenv("COURSE_SANITIZER");
-    if (sanitizer != nullptr && *sanitizer != '\0') {
+    if (course::testing::under_sanitizer()) {
         if (skipped != nullptr) *skipped = true;
         return {true, "not checked under compute-sanitizer (the parameters are counted by a call that fails past "
                       "the last one)"};

@@ -32,7 +32,7 @@ inline constexpr Shape kTiledShape{512, 256, 384};
 // the boundary take the checked path's kernel. The untouched starter (step
 // 05's solution) launches one kernel for both: it has no float4 path.
 inline StructureCheck check_float4_path(Launcher graded) {
-    Problem aligned(kTiledShape, 3), misaligned(kTiledShape, 3, 1);
+    Problem aligned(kTiledShape, 3), misaligned(kTiledShape, 3, course::Offsets{1, 1, 1});
     const course::LaunchRecord fast = course::record_launches(aligned.run(graded).launch);
     const course::LaunchRecord checked = course::record_launches(misaligned.run(graded).launch);
     if (fast.kernels.size() != 1 || checked.kernels.size() != 1)

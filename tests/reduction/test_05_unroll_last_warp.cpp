@@ -1,8 +1,7 @@
-// Grading test of reduction step 05 (last warp unrolled). Run it under
-// racecheck too: the unrolled warp must be race-free without relying on warp
-// lockstep. `meson test -C build --setup racecheck` runs the solution's build
-// of this test; add `--suite grade "reduction 05 unroll_last_warp"` for the
-// student's (the racecheck setup leaves the grade suite out unless named).
+// Grading test of reduction step 05 (last warp unrolled). The grade setup
+// runs it under racecheck too ("reduction 05 unroll_last_warp racecheck"):
+// the unrolled warp must be race-free without relying on warp lockstep
+// (tests/reduction/plant_warp_synchronous.cu is the form that is not).
 #include "reduction/helpers.h"
 
 using namespace reduction::testing;

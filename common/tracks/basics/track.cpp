@@ -12,8 +12,8 @@ std::vector<float> reference(const std::vector<float>& a, const std::vector<floa
     return c;
 }
 
-Problem::Problem(std::size_t n, std::uint64_t seed, std::size_t offset)
-    : n_(n), offset_(offset), seed_(seed), a_(n + offset), b_(n + offset), c_(n + offset) {
+Problem::Problem(std::size_t n, std::uint64_t seed, course::Offsets offsets)
+    : n_(n), offsets_(offsets), seed_(seed), a_(n + offsets.a), b_(n + offsets.b), c_(n + offsets.c) {
     if (n == 0) throw course::Error("basics: n must be at least 1");
     use_inputs(0);
 }
@@ -24,11 +24,11 @@ const Problem::Inputs& Problem::inputs(int set) {
     // Values in [-1, 1): sums cancel sometimes, none are zero by construction.
     const std::uint64_t seed = course::input_set_seed(seed_, set);
     Inputs inputs;
-    inputs.a = course::random_floats(n_ + offset_, -1.0f, 1.0f, seed);
-    inputs.b = course::random_floats(n_ + offset_, -1.0f, 1.0f, seed ^ 0x5bd1e995u);
-    const auto from = static_cast<std::ptrdiff_t>(offset_);
-    inputs.expected = reference(std::vector<float>(inputs.a.begin() + from, inputs.a.end()),
-                                std::vector<float>(inputs.b.begin() + from, inputs.b.end()));
+    inputs.a = course::random_floats(a_.size(), -1.0f, 1.0f, seed);
+    inputs.b = course::random_floats(b_.size(), -1.0f, 1.0f, seed ^ 0x5bd1e995u);
+    inputs.expected =
+        reference(std::vector<float>(inputs.a.begin() + static_cast<std::ptrdiff_t>(offsets_.a), inputs.a.end()),
+                  std::vector<float>(inputs.b.begin() + static_cast<std::ptrdiff_t>(offsets_.b), inputs.b.end()));
     return sets_.emplace(set, std::move(inputs)).first->second;
 }
 
@@ -49,7 +49,7 @@ course::KernelRun Problem::run(Launcher launch) {
 
 course::CheckResult Problem::check() const {
     const std::vector<float> got = c_.download();
-    return course::compare_close(got.data() + offset_, current_->expected.data(), n_, kTolerance);
+    return course::compare_close(got.data() + offsets_.c, current_->expected.data(), n_, kTolerance);
 }
 
 namespace {

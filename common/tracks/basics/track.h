@@ -4,6 +4,7 @@
 #pragma once
 
 #include "course/compare.h"
+#include "course/offsets.h"
 #include "course/runner.h"
 #include "course/track.h"
 #include "tracks/basics/kernels.h"
@@ -31,17 +32,17 @@ inline constexpr course::Tolerance kTolerance{1e-6, 0.0};
 
 inline constexpr std::size_t kDefaultSize = std::size_t{1} << 26;
 
-// Inputs on the GPU and the expected output on the host. `offset` shifts a,
+// Inputs on the GPU and the expected output on the host. `offsets` shift a,
 // b and c by that many floats from their allocations' starts, so that tests
 // can hand a kernel pointers that are not 16-byte aligned.
 class Problem {
 public:
-    Problem(std::size_t n, std::uint64_t seed, std::size_t offset = 0);
+    Problem(std::size_t n, std::uint64_t seed, course::Offsets offsets = {});
 
     std::size_t size() const { return n_; }
-    const float* a() const { return a_.data() + offset_; }
-    const float* b() const { return b_.data() + offset_; }
-    float* c() { return c_.data() + offset_; }
+    const float* a() const { return a_.data() + offsets_.a; }
+    const float* b() const { return b_.data() + offsets_.b; }
+    float* c() { return c_.data() + offsets_.c; }
     // Bytes one run moves: two inputs read, one output written.
     double bytes_moved() const { return 12.0 * static_cast<double>(n_); }
 
@@ -61,7 +62,8 @@ private:
     };
     const Inputs& inputs(int set);
 
-    std::size_t n_, offset_;
+    std::size_t n_;
+    course::Offsets offsets_;
     std::uint64_t seed_;
     course::DeviceBuffer<float> a_, b_, c_;
     std::map<int, Inputs> sets_;

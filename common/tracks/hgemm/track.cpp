@@ -47,11 +47,11 @@ HalfValues random_halves(std::size_t count, std::uint64_t seed) {
     return values;
 }
 
-Problem::Problem(Shape shape, std::uint64_t seed, std::size_t offset)
-    : shape_(make_shape(shape.M, shape.N, shape.K, "hgemm::Problem")), offset_(offset), seed_(seed),
-      a_(static_cast<std::size_t>(shape.M) * shape.K + offset),
-      b_(static_cast<std::size_t>(shape.K) * shape.N + offset),
-      c_(static_cast<std::size_t>(shape.M) * shape.N + offset) {
+Problem::Problem(Shape shape, std::uint64_t seed, course::Offsets offsets)
+    : shape_(make_shape(shape.M, shape.N, shape.K, "hgemm::Problem")), offsets_(offsets), seed_(seed),
+      a_(static_cast<std::size_t>(shape.M) * shape.K + offsets.a),
+      b_(static_cast<std::size_t>(shape.K) * shape.N + offsets.b),
+      c_(static_cast<std::size_t>(shape.M) * shape.N + offsets.c) {
     use_inputs(0);
 }
 
@@ -64,9 +64,10 @@ void Problem::use_inputs(int set) {
         const std::uint64_t seed = course::input_set_seed(seed_, set);
         HalfValues a_values = random_halves(a_.size(), seed);
         HalfValues b_values = random_halves(b_.size(), seed ^ 0x5bd1e995u);
-        const auto from = static_cast<std::ptrdiff_t>(offset_);
-        const std::vector<float> a(a_values.as_float.begin() + from, a_values.as_float.end());
-        const std::vector<float> b(b_values.as_float.begin() + from, b_values.as_float.end());
+        const std::vector<float> a(a_values.as_float.begin() + static_cast<std::ptrdiff_t>(offsets_.a),
+                                   a_values.as_float.end());
+        const std::vector<float> b(b_values.as_float.begin() + static_cast<std::ptrdiff_t>(offsets_.b),
+                                   b_values.as_float.end());
         Inputs inputs;
         inputs.a = std::move(a_values.as_half);
         inputs.b = std::move(b_values.as_half);
@@ -93,7 +94,7 @@ course::KernelRun Problem::run(Launcher launch) {
 
 course::CheckResult Problem::check() const {
     const std::vector<float> got = c_.download();
-    return compare_with_reference(got.data() + offset_, current_->reference);
+    return compare_with_reference(got.data() + offsets_.c, current_->reference);
 }
 
 void cublas_gemm_ex(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream) {

@@ -53,6 +53,7 @@
 #include "course/device.h"
 #include "course/gemm_check.h"
 #include "course/ladder.h"
+#include "course/offsets.h"
 #include "course/runner.h"
 #include "course/track.h"
 #include "tracks/hgemm/kernels.h"
@@ -167,17 +168,18 @@ struct HalfValues {
 };
 HalfValues random_halves(std::size_t count, std::uint64_t seed);
 
-// Inputs on the GPU (seeded) and the reference on the host. `offset` shifts
+// Inputs on the GPU (seeded) and the reference on the host. `offsets` shift
 // A, B and C by that many elements from their allocations' starts, so that
-// tests can hand a kernel pointers that are not 16- or 32-byte aligned.
+// tests can hand a kernel pointers that are not 16- or 32-byte aligned
+// (course/offsets.h).
 class Problem {
 public:
-    Problem(Shape shape, std::uint64_t seed, std::size_t offset = 0);
+    Problem(Shape shape, std::uint64_t seed, course::Offsets offsets = {});
 
     Shape shape() const { return shape_; }
-    const __half* a() const { return a_.data() + offset_; }
-    const __half* b() const { return b_.data() + offset_; }
-    float* c() { return c_.data() + offset_; }
+    const __half* a() const { return a_.data() + offsets_.a; }
+    const __half* b() const { return b_.data() + offsets_.b; }
+    float* c() { return c_.data() + offsets_.c; }
     // "every element checked" or "N elements checked (4096 random, the last row
     // and the last column)"
     std::string check_description() const;
@@ -197,7 +199,7 @@ private:
     };
 
     Shape shape_;
-    std::size_t offset_;
+    course::Offsets offsets_;
     std::uint64_t seed_;
     course::DeviceBuffer<__half> a_, b_;
     course::DeviceBuffer<float> c_;

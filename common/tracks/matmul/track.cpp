@@ -19,11 +19,11 @@ namespace matmul {
 
 double relative_tolerance(int K) { return 4.0 * std::sqrt(static_cast<double>(K)) * 0x1.0p-24; }
 
-Problem::Problem(Shape shape, std::uint64_t seed, std::size_t offset)
-    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")), offset_(offset), seed_(seed),
-      a_(static_cast<std::size_t>(shape.M) * shape.K + offset),
-      b_(static_cast<std::size_t>(shape.K) * shape.N + offset),
-      c_(static_cast<std::size_t>(shape.M) * shape.N + offset) {
+Problem::Problem(Shape shape, std::uint64_t seed, course::Offsets offsets)
+    : shape_(make_shape(shape.M, shape.N, shape.K, "matmul::Problem")), offsets_(offsets), seed_(seed),
+      a_(static_cast<std::size_t>(shape.M) * shape.K + offsets.a),
+      b_(static_cast<std::size_t>(shape.K) * shape.N + offsets.b),
+      c_(static_cast<std::size_t>(shape.M) * shape.N + offsets.c) {
     use_inputs(0);
 }
 
@@ -37,9 +37,8 @@ void Problem::use_inputs(int set) {
         Inputs inputs;
         inputs.a = course::random_floats(a_.size(), -1.0f, 1.0f, seed);
         inputs.b = course::random_floats(b_.size(), -1.0f, 1.0f, seed ^ 0x5bd1e995u);
-        const auto from = static_cast<std::ptrdiff_t>(offset_);
-        const std::vector<float> a(inputs.a.begin() + from, inputs.a.end());
-        const std::vector<float> b(inputs.b.begin() + from, inputs.b.end());
+        const std::vector<float> a(inputs.a.begin() + static_cast<std::ptrdiff_t>(offsets_.a), inputs.a.end());
+        const std::vector<float> b(inputs.b.begin() + static_cast<std::ptrdiff_t>(offsets_.b), inputs.b.end());
         inputs.reference = course::gemm::reference_for(a, b, shape_, kSampledElements, seed ^ 0x9e3779b9u);
         found = sets_.emplace(set, std::move(inputs)).first;
     }
@@ -63,7 +62,7 @@ course::KernelRun Problem::run(Launcher launch) {
 
 course::CheckResult Problem::check() const {
     const std::vector<float> got = c_.download();
-    return compare_with_reference(got.data() + offset_, current_->reference);
+    return compare_with_reference(got.data() + offsets_.c, current_->reference);
 }
 
 void cublas_sgemm(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {

@@ -40,6 +40,7 @@
 
 #include "course/compare.h"
 #include "course/gemm_check.h"
+#include "course/offsets.h"
 #include "course/runner.h"
 #include "course/targets.h"
 #include "course/track.h"
@@ -92,17 +93,17 @@ inline course::CheckResult compare_with_reference(const float* c, const Referenc
 }
 
 // Inputs on the GPU (uniform in [-1, 1], seeded) and the reference on the
-// host. `offset` shifts A, B and C by that many floats from their
+// host. `offsets` shift A, B and C by that many floats from their
 // allocations' starts, so that tests can hand a kernel pointers that are not
-// 16-byte aligned.
+// 16-byte aligned (course/offsets.h).
 class Problem {
 public:
-    Problem(Shape shape, std::uint64_t seed, std::size_t offset = 0);
+    Problem(Shape shape, std::uint64_t seed, course::Offsets offsets = {});
 
     Shape shape() const { return shape_; }
-    const float* a() const { return a_.data() + offset_; }
-    const float* b() const { return b_.data() + offset_; }
-    float* c() { return c_.data() + offset_; }
+    const float* a() const { return a_.data() + offsets_.a; }
+    const float* b() const { return b_.data() + offsets_.b; }
+    float* c() { return c_.data() + offsets_.c; }
     // "every element checked" or "N elements checked (4096 random, the last row
     // and the last column)"
     std::string check_description() const;
@@ -122,7 +123,7 @@ private:
     };
 
     Shape shape_;
-    std::size_t offset_;
+    course::Offsets offsets_;
     std::uint64_t seed_;
     course::DeviceBuffer<float> a_, b_, c_;
     std::map<int, Inputs> sets_;
