@@ -46,22 +46,36 @@ inline StructureCheck check_float4_path(Launcher graded) {
                                    "(vector_loads<false>, when fits_fast_path allows it), the checked path another")};
 }
 
+// The shared memory per block of the one kernel `launch` enqueues at
+// kTiledShape, static and dynamic, read from the launch (captured, not run):
+// tiles in `extern __shared__` memory count as much as static arrays, which
+// the kernel's attributes alone would miss. -1 when the launcher enqueues
+// more or fewer than one kernel there.
+inline long long shared_bytes_launched(Launcher launch) {
+    Problem problem(kTiledShape, 1);
+    const course::LaunchRecord record = course::record_launches(problem.run(launch).launch);
+    if (record.kernels.size() != 1) return -1;
+    return static_cast<long long>(record.kernels.front().shared_bytes());
+}
+
+// The graded kernel's shared memory per block (shared_bytes_launched) is at
+// least `needed`, what `needs` takes.
+inline StructureCheck check_shared_at_least(Launcher graded, long long needed, const std::string& needs) {
+    const long long bytes = shared_bytes_launched(graded);
+    if (bytes < 0 || needed < 0)
+        return {false, "a launcher enqueued more or fewer than one kernel at " + kTiledShape.describe()};
+    return {bytes >= needed, "the kernel has " + std::to_string(bytes) +
+                                 " bytes of shared memory per block (static and dynamic); " + needs + " take " +
+                                 std::to_string(needed)};
+}
+
 // The double buffer: two stages of tiles in shared memory, so the kernel's
 // shared memory per block (static and dynamic, at kTiledShape) is at least
 // the reference solution's (its two stages of 16 x (128 + 4) and 16 x 128
 // floats).
 inline StructureCheck check_two_stages(Launcher graded, Launcher reference) {
-    Problem problem(kTiledShape, 1);
-    const course::LaunchRecord mine = course::record_launches(problem.run(graded).launch);
-    const course::LaunchRecord theirs = course::record_launches(problem.run(reference).launch);
-    if (mine.kernels.size() != 1 || theirs.kernels.size() != 1)
-        return {false, "the launcher launched " + std::to_string(mine.kernels.size()) + " kernels, not one"};
-    const std::size_t bytes = mine.kernels.front().shared_bytes();
-    const std::size_t needed = theirs.kernels.front().shared_bytes();
-    return {bytes >= needed,
-            "the kernel has " + std::to_string(bytes) +
-                " bytes of shared memory per block; the reference solution's two stages of tiles take " +
-                std::to_string(needed)};
+    return check_shared_at_least(graded, shared_bytes_launched(reference),
+                                 "the reference solution's two stages of tiles");
 }
 
 // The warp tile: the first warp of the first block, run alone (one block of

@@ -2,6 +2,7 @@
 // against lessons/matmul/03_shared_tiles/kernel.cu (suite "grade") and
 // against the reference solution (suite "solutions").
 #include "matmul/helpers.h"
+#include "matmul/structure.h"
 
 COURSE_SOLUTION_LAUNCHER(matmul, step03_shared_tiles)
 COURSE_SOLUTION_LAUNCHER(matmul, step03_shared_tiles_attributes)
@@ -11,12 +12,12 @@ TEST_CASE("step 03 computes C = A * B at every grading shape") {
 }
 
 TEST_CASE("step 03 stages its tiles in shared memory") {
-    // Two 16 x 16 tiles of floats: 2 KiB per block.
-    constexpr std::size_t kMinimumSharedBytes = 2 * 16 * 16 * sizeof(float);
-    const cudaFuncAttributes attributes = matmul::step03_shared_tiles_attributes();
-    MESSAGE(matmul::testing::describe(attributes));
-    CHECK_MESSAGE(attributes.sharedSizeBytes >= kMinimumSharedBytes, "the kernel declares ", attributes.sharedSizeBytes,
-                  " bytes of shared memory; two 16 x 16 float tiles need ", kMinimumSharedBytes);
+    // Two 16 x 16 tiles of floats: 2 KiB per block, static or dynamic.
+    constexpr long long kMinimumSharedBytes = 2 * 16 * 16 * sizeof(float);
+    MESSAGE(matmul::testing::describe(matmul::step03_shared_tiles_attributes()));
+    const auto check = matmul::testing::check_shared_at_least(matmul::step03_shared_tiles, kMinimumSharedBytes,
+                                                              "two 16 x 16 float tiles");
+    CHECK_MESSAGE(check.ok, check.what);
 }
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
