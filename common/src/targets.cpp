@@ -2,6 +2,7 @@
 
 #include "course/check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -38,5 +39,45 @@ const Rung& row(const Ladder& ladder, const char* label) {
 }
 
 double time_ratio(const Rung& slower, const Rung& faster) { return slower.time.median_ms / faster.time.median_ms; }
+
+namespace {
+
+std::string plain(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+const Rung* find_row(const Ladder& ladder, const std::string& label) {
+    const auto found =
+        std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [&](const Rung& r) { return r.label == label; });
+    return found == ladder.rungs.end() ? nullptr : &*found;
+}
+
+}  // namespace
+
+void note_targets(Ladder& ladder, const CopyAndLibraryTargets& targets) {
+    const std::string label = step_label(targets.step);
+    const Rung* last = find_row(ladder, label);
+    const Rung* copy = find_row(ladder, "copy");
+    if (last == nullptr || copy == nullptr || !last->check.ok || !copy->check.ok || last->time.median_ms <= 0) return;
+    std::string line = "step " + label + " reaches " + format_percent(time_ratio(*copy, *last)) +
+                       " of the copy's bandwidth (target: " + plain(100 * targets.copy_fraction) + "%)";
+    const auto library =
+        std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const Rung& r) { return r.library; });
+    if (library != ladder.rungs.end() && library->check.ok && library->time.median_ms > 0)
+        line += " and runs at " + format_fixed(time_ratio(*library, *last), 2) + "x" + " the speed of " +
+                targets.library + " (target: " + plain(targets.library_speedup) + "x)";
+    ladder.notes.push_back(line);
+}
+
+void report_targets(Targets& t, const Ladder& ladder, const std::string& where, const CopyAndLibraryTargets& targets) {
+    const std::string label = step_label(targets.step);
+    const Rung& last = row(ladder, label.c_str());
+    t.report(where + ": step " + label + " of the copy's bandwidth", time_ratio(row(ladder, "copy"), last),
+             targets.copy_fraction, "");
+    t.report(where + ": step " + label + " faster than " + targets.library, time_ratio(row(ladder, "ref"), last),
+             targets.library_speedup, "x");
+}
 
 }  // namespace course

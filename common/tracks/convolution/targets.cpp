@@ -7,12 +7,7 @@
 namespace convolution {
 
 void targets(course::Targets& t) {
-    const course::Ladder ladder = t.ladder(convolution::track(), "8192");
-    const course::Rung& step10 = course::row(ladder, "10");
-    t.report("convolution at 8192: step 10 faster than NPP", course::time_ratio(course::row(ladder, "ref"), step10),
-             3.0, "x");
-    t.report("convolution at 8192: step 10 of the copy's bandwidth",
-             course::time_ratio(course::row(ladder, "copy"), step10), 0.50, "");
+    course::report_targets(t, t.ladder(convolution::track(), "8192"), "convolution at 8192", kTargets);
 }
 
 }  // namespace convolution

@@ -98,7 +98,11 @@ std::vector<course::Ladder> run_ladder(const std::vector<Step>& steps, const cou
 // The track with the steps this program was built with (tracks/convolution/steps.cpp).
 course::Track track();
 
-// The track's performance targets (tracks/convolution/targets.cpp, run by course-targets).
+// The track's performance targets at 8192x8192, in one ladder run: step 10 (the last) at least 50% of a device-to-device
+// copy's bandwidth and 3x as fast as nppiFilter_8u_C1R.
+// The ladder notes them (course::note_targets); course-targets checks them
+// (tracks/convolution/targets.cpp).
+inline constexpr course::CopyAndLibraryTargets kTargets{10, 0.50, 3.0, "NPP"};
 void targets(course::Targets& targets);
 
 // True when this build has NPP (Meson found nppif and nppc).

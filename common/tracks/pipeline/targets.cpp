@@ -8,12 +8,7 @@
 namespace pipeline {
 
 void targets(course::Targets& t) {
-    const course::Ladder ladder = t.ladder(pipeline::track(), "8192");
-    const course::Rung& last = course::row(ladder, "09");
-    t.report("pipeline at 8192: step 09 of the copy's bandwidth", course::time_ratio(course::row(ladder, "copy"), last),
-             0.70, "");
-    t.report("pipeline at 8192: step 09 faster than NPP's four calls",
-             course::time_ratio(course::row(ladder, "ref"), last), 5.0, "x");
+    course::report_targets(t, t.ladder(pipeline::track(), "8192"), "pipeline at 8192", kTargets);
 }
 
 }  // namespace pipeline

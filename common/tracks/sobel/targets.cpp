@@ -7,12 +7,7 @@
 namespace sobel {
 
 void targets(course::Targets& t) {
-    const course::Ladder ladder = t.ladder(sobel::track(), "8192");
-    const course::Rung& step05 = course::row(ladder, "05");
-    t.report("sobel at 8192: step 05 of the copy's bandwidth", course::time_ratio(course::row(ladder, "copy"), step05),
-             0.80, "");
-    t.report("sobel at 8192: step 05 faster than NPP", course::time_ratio(course::row(ladder, "ref"), step05), 2.0,
-             "x");
+    course::report_targets(t, t.ladder(sobel::track(), "8192"), "sobel at 8192", kTargets);
 }
 
 }  // namespace sobel

@@ -251,21 +251,9 @@ course::Ladder measure_ladder(const std::vector<Step>& steps, const course::Trac
         if (rung.check.ok && copy.check.ok && rung.time.median_ms > 0)
             rung.extra_values[0] = course::format_percent(copy.time.median_ms / rung.time.median_ms);
 
-    // The course's targets for step 05 (tests/targets.cpp checks them), when
-    // the ladder ends with it.
-    const course::Rung& last = ladder.rungs[steps.size() - 1];
-    if (steps.back().number == 5 && last.check.ok && copy.check.ok) {
-        std::string line = "step 05 reaches " + course::format_percent(copy.time.median_ms / last.time.median_ms) +
-                           " of the copy's bandwidth (target: 80%)";
-        const auto npp =
-            std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const course::Rung& r) { return r.library; });
-        if (npp != ladder.rungs.end() && npp->check.ok) {
-            char ratio[32];
-            std::snprintf(ratio, sizeof ratio, "%.2fx", npp->time.median_ms / last.time.median_ms);
-            line += " and runs at " + std::string(ratio) + " the speed of NPP (target: 2x)";
-        }
-        ladder.notes.push_back(line);
-    }
+    // The course's targets (course-targets checks them), when the ladder
+    // holds their step.
+    course::note_targets(ladder, kTargets);
     return ladder;
 }
 
