@@ -3,6 +3,7 @@
 #include "doctest_include.h"
 
 #include "course/ladder.h"
+#include "course/targets.h"
 
 #include <algorithm>
 #include <string>
@@ -207,4 +208,33 @@ TEST_CASE("a ladder without a ceiling, or whose ceiling row failed, is left as i
     CHECK(ladder.ceiling == 0);
     course::enforce_ceiling(ladder);
     CHECK(ladder.rungs[2].check.ok);
+}
+
+TEST_CASE("a track's copy and library targets: the note names the step, its share of the copy and its speedup") {
+    course::Ladder ladder;
+    ladder.rungs = {rung("08", 0.2, 1e9), rung("09", 0.1, 1e9), rung("copy", 0.07, 1e9), rung("ref", 1.0, 1e9)};
+    ladder.rungs[3].library = true;
+    const course::CopyAndLibraryTargets targets{9, 0.70, 5.0, "NPP's calls"};
+    course::note_targets(ladder, targets);
+    REQUIRE(ladder.notes.size() == 1);
+    CHECK(ladder.notes[0] ==
+          "step 09 reaches 70.0% of the copy's bandwidth (target: 70%) and runs at 10.00x the speed of NPP's calls "
+          "(target: 5x)");
+}
+
+TEST_CASE("a track's targets: no note for a ladder that ends before their step, or whose step failed") {
+    const course::CopyAndLibraryTargets targets{9, 0.70, 5.0, "NPP"};
+    course::Ladder early;
+    early.rungs = {rung("08", 0.2, 1e9), rung("copy", 0.07, 1e9)};
+    course::note_targets(early, targets);
+    CHECK(early.notes.empty());
+    course::Ladder failed;
+    failed.rungs = {rung("09", 0.1, 1e9, false), rung("copy", 0.07, 1e9)};
+    course::note_targets(failed, targets);
+    CHECK(failed.notes.empty());
+    course::Ladder no_library;
+    no_library.rungs = {rung("09", 0.1, 1e9), rung("copy", 0.05, 1e9)};
+    course::note_targets(no_library, targets);
+    REQUIRE(no_library.notes.size() == 1);
+    CHECK(no_library.notes[0] == "step 09 reaches 50.0% of the copy's bandwidth (target: 70%)");
 }
