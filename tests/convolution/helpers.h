@@ -28,8 +28,9 @@ struct Shape {
 // 19x13, plus 1x1 and 64x16 at the extremes of what --block accepts.
 const std::vector<Shape>& grading_shapes();
 
-// Runs `step` once at every grading shape, on a test picture, and checks
-// every pixel (and that nothing outside the image was written).
+// Checks `step` at every grading shape (course::check_once: a call, then one on
+// new inputs), on a test picture, and checks every pixel (and that nothing
+// outside the image was written).
 void check_every_shape(const Step& step);
 
 // Runs a texture step with Params::in pointing at a different picture of

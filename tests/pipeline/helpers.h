@@ -30,9 +30,9 @@ struct Shape {
 // words fall back to bytes).
 const std::vector<Shape>& grading_shapes();
 
-// Runs `step` once at every grading shape, on a test picture with black and
-// white specks in every channel, and checks every pixel (and that nothing
-// outside the image was written).
+// Checks `step` at every grading shape (course::check_once: a call, then one on
+// new inputs), on a test picture with black and white specks in every channel,
+// and checks every pixel (and that nothing outside the image was written).
 void check_every_shape(const Step& step);
 
 // The kernels `step` launches for a 2048x2048 image, in order.

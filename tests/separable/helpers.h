@@ -23,11 +23,12 @@ std::vector<float> lopsided_filter(int taps, std::uint64_t seed);
 // (sharp edges, so a wrong edge rule shows) with seeded noise added.
 std::vector<float> test_picture(int width, int height, std::uint64_t seed);
 
-// Runs `launch` once at every grading shape (1x1, 1x37, 37x1, 5x3, 31x33,
-// 129x67, 130x17 (a width that is even but not a multiple of 4), 256x64,
-// 1023x9) with every grading filter length (1, 3, 7, 9, 15, 31, 33, 63: step
-// 07 runs 9 and 33 in its 15- and 63-tap kernels, padded with zero weights),
-// on a test picture and a lopsided filter, and checks every pixel.
+// Checks `launch` at every grading shape (course::check_once: a call, then one
+// on new inputs) (1x1, 1x37, 37x1, 5x3, 31x33, 129x67, 130x17 (a width that is
+// even but not a multiple of 4), 256x64, 1023x9) with every grading filter
+// length (1, 3, 7, 9, 15, 31, 33, 63: step 07 runs 9 and 33 in its 15- and
+// 63-tap kernels, padded with zero weights), on a test picture and a lopsided
+// filter, and checks every pixel.
 void check_every_shape(Launcher launch);
 
 // The kernels (and other operations) `launch` enqueues for a width x height

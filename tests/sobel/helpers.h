@@ -28,8 +28,9 @@ struct Shape {
 // pitch that is a multiple of 4 but not of 16.
 const std::vector<Shape>& grading_shapes();
 
-// Runs `step` once at every grading shape, on a test picture, and checks
-// every pixel (and that nothing outside the image was written).
+// Checks `step` at every grading shape (course::check_once: a call, then one on
+// new inputs), on a test picture, and checks every pixel (and that nothing
+// outside the image was written).
 void check_every_shape(const Step& step);
 
 // Runs a texture step with Params::in pointing at a different picture of
