@@ -4,6 +4,7 @@
 #include "doctest_include.h"
 
 #include "gpu_test.h"
+#include "sanitizer_run.h"
 
 #include "course/device.h"
 
@@ -11,7 +12,6 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -102,8 +102,8 @@ const SanitizerRun kSanitizerRuns[] = {
 
 // This program runs again under compute-sanitizer's `run.tool`, at small
 // sizes, without its speed rules, and any error the tool reports (a memory
-// error; a shared-memory race) fails the test. Returns only when that cannot
-// be done.
+// error; a shared-memory hazard, warnings included) fails the test
+// (sanitizer_run.h). Returns the test's exit status.
 int run_under_sanitizer(const SanitizerRun& run, const char* sanitizer, int argc, char** argv) {
     if (*sanitizer == '\0') {
         std::printf("skipped: compute-sanitizer is not installed (it comes with the CUDA toolkit, beside nvcc): "
@@ -118,7 +118,7 @@ int run_under_sanitizer(const SanitizerRun& run, const char* sanitizer, int argc
         return 1;
     }
     self[length] = '\0';
-    unsetenv(run.variable);
+    for (const SanitizerRun& each : kSanitizerRuns) unsetenv(each.variable);
     setenv("COURSE_SANITIZER", run.tool, 1);
     setenv("COURSE_SMALL_SIZES", "1", 1);
     std::vector<std::string> args = {sanitizer, "--tool", run.tool, "--error-exitcode", "1", "--print-limit", "20"};
@@ -126,15 +126,9 @@ int run_under_sanitizer(const SanitizerRun& run, const char* sanitizer, int argc
     args.emplace_back(self);
     args.emplace_back("--test-case-exclude=*as fast as*");
     for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-    std::vector<char*> pointers;
-    for (std::string& arg : args) pointers.push_back(arg.data());
-    pointers.push_back(nullptr);
     std::printf("%s: this lesson's tests at small sizes, under compute-sanitizer %s (speed rules left out)\n", run.what,
                 run.tool);
-    std::fflush(stdout);
-    execv(sanitizer, pointers.data());
-    std::printf("cannot run %s: %s\n", sanitizer, std::strerror(errno));
-    return 1;
+    return course::testing::run_sanitizer_and_check(args);
 }
 
 }  // namespace

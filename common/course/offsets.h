@@ -1,6 +1,7 @@
 // How far a test shifts each of a problem's three arrays (two inputs, one
 // output) from the start of its allocation, in elements, so that a kernel is
-// handed pointers that are not 16-byte aligned.
+// handed pointers off the alignment its vector loads need (how many bytes a
+// shift moves depends on the element: 1 float is 4 bytes, 8 halves are 16).
 //
 // A kernel with a vector path must check every array it reads or writes that
 // way. Shifting all three together would pass a kernel that checks only one of

@@ -94,7 +94,8 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
 // whole-tile paths would run but for the alignment): a kernel that loads whole
 // tiles with WMMA or 16-byte loads without checking the alignment reads
 // misaligned addresses. One matrix at a time, then all three: a kernel that
-// checks only A's alignment would pass with all three shifted.
+// checks only A's alignment would pass with all three shifted. (C shifted by 8
+// floats, 32 bytes, stays aligned: C's misaligned case is the shift by 1.)
 inline void check_misaligned(Launcher launch, std::uint64_t seed) {
     const Shape shape{256, 256, 64};
     for (const std::size_t offset : {1, 8}) {

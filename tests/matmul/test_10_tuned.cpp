@@ -65,7 +65,7 @@ TEST_CASE("step 10 picks, for a shape it has run, one of its configurations that
     const std::vector<matmul::TileConfig> configs = matmul::step10_tuned_configs();
     // A shape of whole tiles and a ragged one; under racecheck, where the
     // launcher's timing of every configuration on a new shape is slow, whole
-    // tiles at a tenth of the FLOP (matmul/helpers.h).
+    // tiles at a sixth of the FLOP (matmul/helpers.h).
     const matmul::Shape whole =
         course::testing::under_racecheck() ? matmul::testing::kRacecheckWholeTiles : matmul::Shape{512, 256, 384};
     for (const matmul::Shape shape : {whole, matmul::Shape{127, 65, 129}}) {

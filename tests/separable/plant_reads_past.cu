@@ -1,4 +1,4 @@
-// A plant for the grading's self-test (tests/test_memcheck_plant.cpp): step
+// A plant for the grading's self-test (tests/test_sanitizer_plants.cpp): step
 // 01's two passes, right at every size, whose column pass reads the row
 // r + 1 below each output, unclamped, as a read-ahead for the next window
 // would, and uses it only for taps no launch has. At the last r + 1 rows it

@@ -1,0 +1,25 @@
+// Runs a program under compute-sanitizer for the grade setup's "<lesson>
+// memcheck" and "<lesson> racecheck" tests (tests/gpu_main.cpp), and decides
+// from what the sanitizer reports, not from its exit status alone: racecheck
+// reports a warp that relies on lockstep as a warning, which need not set
+// --error-exitcode's status, and the course fails every hazard it reports.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace course::testing {
+
+// True when `output` holds a sanitizer summary that counts something:
+// "ERROR SUMMARY: N errors" (memcheck) or "RACECHECK SUMMARY: N hazards
+// displayed (...)" with N > 0.
+bool sanitizer_reported_errors(const std::string& output);
+
+// Runs `command` (the sanitizer, its options, the program and its arguments),
+// copying its output to stdout as it comes, and returns its exit status, or 1
+// where it exited 0 but its output reports errors or hazards
+// (sanitizer_reported_errors). 1, with a line saying why, when it cannot be
+// run.
+int run_sanitizer_and_check(const std::vector<std::string>& command);
+
+}  // namespace course::testing
