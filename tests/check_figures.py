@@ -166,7 +166,8 @@ GPU's report of the track whose problem is that size. So is **a track's two-GPU 
 (header `| step | H100 ms | vs prev | % of copy | H200 ms | ...`, or `| step | H100 DRAM % | SM % |
 occupancy | limiter | H200 DRAM % | ...`; rows of a step, the copy, NPP)
 (check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's rung in
-one report of that GPU that the section names (or of the track's).
+one report of that GPU that the section names (or of the track's); a column that names its size
+(`| H200 vs prev (2^22) | H200 vs prev (2^26) |`) takes the rung from a ladder of that size.
 """
 
 import bisect
@@ -1122,6 +1123,7 @@ def check_size_table(rel, lines, start, reports, problems):
 # ("H100 ms", "H200 DRAM %"); that column and the ones after it, up to the next GPU's, are that
 # GPU's (check_gpu_ladder_table).
 GPU_COLUMN = re.compile(r"^(H100|H200) (.+)$")
+SIZED_COLUMN = re.compile(r"^(.+?) \(([^)]+)\)$")  # "vs prev (2^22)": a field at one problem size
 LADDER_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% of copy": "% of copy", "DRAM %": "DRAM %",
                  "SM %": "SM %", "occupancy": "occupancy", "limiter": "limiter", "GFLOP/s": "throughput",
                  "GB/s": "throughput", "% of cuBLAS": "fraction_of_library", "% of CUB": "fraction_of_library",
@@ -1138,8 +1140,9 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
     GFLOP/s, % of cuBLAS, DRAM %, SM %, occupancy, limiter...; "0.0870 (3085.2 GB/s)" a time and
     its throughput) must be the fields of
     one rung of that step in one of that GPU's reports that the section names (or of the track's,
-    where it names none): a stale cell that another field or row holds fails. Returns the number
-    of groups checked."""
+    where it names none): a stale cell that another field or row holds fails. A header cell that
+    names its size ("H200 vs prev (2^22)") takes its rung from a ladder of that problem size, so
+    a cell of the other size (or the other GPU) fails. Returns the number of groups checked."""
     header = cells(lines[start])
     owner, fields = [], []
     gpu = None
@@ -1147,11 +1150,13 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
         named = GPU_COLUMN.match(head)
         if named:
             gpu, head = named.group(1).lower(), named.group(2)
-        elif head.startswith(("8800", "the talk")):
+            sized = SIZED_COLUMN.match(head)
+            head, size = (sized.group(1), sized.group(2)) if sized else (head, None)
+        elif head.startswith(("8800", "the talk", "G80")):
             gpu = None
-        owner.append(gpu)
+        owner.append((gpu, size) if gpu else None)
         fields.append(LADDER_FIELDS.get(head))
-    gpus = sorted({g for g in owner if g})
+    gpus = sorted({g for g in owner if g}, key=lambda g: (g[0], g[1] or ""))
     count = 0
     for index, row in table_rows(lines, start):
         line = lines[index]
@@ -1159,9 +1164,10 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
         step = label[:2] if re.match(r"^\d\d\b", label) else {"copy": "copy", "NPP": "ref", "ref": "ref"}.get(label)
         if step is None:
             continue
-        for gpu in gpus:
+        for group in gpus:
+            gpu, size = group
             shown = [(fields[c], row[c].replace("*", "").strip()) for c in range(1, min(len(row), len(fields)))
-                     if owner[c] == gpu and fields[c] and row[c].replace("*", "").strip() not in ("", "-")]
+                     if owner[c] == group and fields[c] and row[c].replace("*", "").strip() not in ("", "-")]
             if not shown:
                 continue
             candidates = chosen_reports(section, scope, gpu) or [r for r in scope if r.gpu == gpu]
@@ -1185,12 +1191,14 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
                         return False
                 return True
 
-            rungs = [rung for r in candidates for ladder in r.ladders for rung in ladder["rungs"] if rung["step"] == step]
+            rungs = [rung for r in candidates for ladder in r.ladders
+                     if size is None or re.search(r"\b%s\b" % re.escape(size), ladder.get("problem", ""))
+                     for rung in ladder["rungs"] if rung["step"] == step]
             count += 1
             if not any(holds(rung) for rung in rungs):
                 problems.append("%s:%d: the %s's cells of row %s (%s) are not the fields of step %s's row in any one "
                                 "of %s: %s" % (
-                    rel, index + 1, gpu.upper(), label, ", ".join(t for _, t in shown), step,
+                    rel, index + 1, gpu.upper() + (" (%s)" % size if size else ""), label, ", ".join(t for _, t in shown), step,
                     ", ".join(sorted("%s/%s.json" % (r.gpu, r.name) for r in candidates)) or "no report",
                     line.strip()[:100]))
     return count

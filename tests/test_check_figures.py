@@ -711,6 +711,24 @@ class GpuLadderTables(unittest.TestCase):
         self.assertIn("the H200's cells of row 02 two (0.1000, 1.25x, 125.0%) are not the fields of step 02's row", out)
 
 
+class GpuLadderSizes(unittest.TestCase):
+    # A two-GPU table whose columns name their size: each cell comes from a ladder of that size.
+    TABLE = "| step | H200 vs prev (64x64) | H200 vs prev (128x128) |\n| --- | ---: | ---: |\nROW\n"
+
+    def course(self, row):
+        return GpuTables.course(self, self.TABLE.replace("ROW", row), {"h200": SIZE_REPORT})
+
+    def test_a_cell_of_its_size_passes(self):
+        status, out = self.course("| 02 two | 2.00x | |")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 GPUs' cells of a row of a two-GPU ladder table that are one rung's", out)
+
+    def test_a_cell_under_another_size_fails(self):
+        status, out = self.course("| 02 two | | 2.00x |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the H200 (128x128)'s cells of row 02 two (2.00x) are not the fields of step 02's row", out)
+
+
 class CopyShares(unittest.TestCase):
     # SIZE_REPORT: step 02 at 125.0% of the copy; 50.0 is step 01's share of NPP, another field
     def course(self, text):
