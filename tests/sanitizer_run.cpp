@@ -15,18 +15,24 @@ bool sanitizer_reported_errors(const std::string& output) {
     return std::regex_search(output, summary);
 }
 
-int run_sanitizer_and_check(const std::vector<std::string>& command) {
-    if (command.empty()) return 1;
+CommandRun run_command(const std::vector<std::string>& command, bool echo) {
+    CommandRun run;
+    if (command.empty()) return run;
+    // Why it could not start, as its output (and on stdout with `echo`).
+    const auto cannot = [&](const std::string& what) {
+        run.output = "cannot " + what + " " + command[0] + ": " + std::strerror(errno) + "\n";
+        if (echo) std::printf("%s", run.output.c_str());
+        return run;
+    };
     int pipe_ends[2];
-    if (pipe(pipe_ends) != 0) {
-        std::printf("cannot make a pipe for %s: %s\n", command[0].c_str(), std::strerror(errno));
-        return 1;
-    }
+    if (pipe(pipe_ends) != 0) return cannot("make a pipe for");
     std::fflush(stdout);
     const pid_t child = fork();
     if (child < 0) {
-        std::printf("cannot start %s: %s\n", command[0].c_str(), std::strerror(errno));
-        return 1;
+        const CommandRun failed = cannot("start");
+        close(pipe_ends[0]);
+        close(pipe_ends[1]);
+        return failed;
     }
     if (child == 0) {
         dup2(pipe_ends[1], STDOUT_FILENO);
@@ -43,25 +49,29 @@ int run_sanitizer_and_check(const std::vector<std::string>& command) {
         _exit(127);
     }
     close(pipe_ends[1]);
-    // The output as it comes (a long run shows progress), and kept for the
-    // summary lines, which come last.
-    std::string output;
     char buffer[4096];
     for (;;) {
         const ssize_t got = read(pipe_ends[0], buffer, sizeof buffer);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
-        std::fwrite(buffer, 1, static_cast<std::size_t>(got), stdout);
-        std::fflush(stdout);
-        output.append(buffer, static_cast<std::size_t>(got));
+        if (echo) {
+            std::fwrite(buffer, 1, static_cast<std::size_t>(got), stdout);
+            std::fflush(stdout);
+        }
+        run.output.append(buffer, static_cast<std::size_t>(got));
     }
     close(pipe_ends[0]);
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    if (code != 0) return code;
-    if (sanitizer_reported_errors(output)) {
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    return run;
+}
+
+int run_sanitizer_and_check(const std::vector<std::string>& command) {
+    const CommandRun run = run_command(command, true);
+    if (run.status != 0) return run.status;
+    if (sanitizer_reported_errors(run.output)) {
         std::printf("the sanitizer reported errors or hazards (above): the test fails\n");
         return 1;
     }

@@ -10,16 +10,27 @@
 
 namespace course::testing {
 
+// A command's exit status (1 where a signal ended it, 127 where it could not
+// be run) and its output, standard output and error together.
+struct CommandRun {
+    int status = 1;
+    std::string output;
+};
+
+// Runs `command` (a program's path, then its arguments) and waits for it;
+// with `echo`, its output is also copied to stdout as it comes (a long run
+// shows progress).
+CommandRun run_command(const std::vector<std::string>& command, bool echo);
+
 // True when `output` holds a sanitizer summary that counts something:
 // "ERROR SUMMARY: N errors" (memcheck) or "RACECHECK SUMMARY: N hazards
 // displayed (...)" with N > 0.
 bool sanitizer_reported_errors(const std::string& output);
 
-// Runs `command` (the sanitizer, its options, the program and its arguments),
-// copying its output to stdout as it comes, and returns its exit status, or 1
-// where it exited 0 but its output reports errors or hazards
-// (sanitizer_reported_errors). 1, with a line saying why, when it cannot be
-// run.
+// Runs `command` (the sanitizer, its options, the program and its arguments)
+// with run_command, echoing, and returns its exit status, or 1 where it
+// exited 0 but its output reports errors or hazards
+// (sanitizer_reported_errors).
 int run_sanitizer_and_check(const std::vector<std::string>& command);
 
 }  // namespace course::testing

@@ -9,30 +9,12 @@
 // So no change to those tests can stop them from seeing such bugs.
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "sanitizer_run.h"
 
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 namespace {
-
-struct Run {
-    int status = -1;
-    std::string output;
-};
-
-Run run(const std::string& command) {
-    Run result;
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    REQUIRE_MESSAGE(pipe != nullptr, "cannot run: ", command);
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) result.output += buffer;
-    const int status = pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
 
 std::string environment(const char* name) {
     const char* value = std::getenv(name);
@@ -52,12 +34,14 @@ void check_plant(const std::string& plant_variable, const std::string& tool_vari
         return;
     }
     // As the grading test: right, so it passes (its race left out: not the point here).
-    const Run plain =
-        run("env -u COURSE_MEMCHECK -u COURSE_RACECHECK '" + plant + "' '--test-case-exclude=*as fast as*'");
+    const course::testing::CommandRun plain = course::testing::run_command(
+        {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK", plant, "--test-case-exclude=*as fast as*"},
+        false);
     CHECK_MESSAGE(plain.status == 0, "the plant should pass without the sanitizer:\n", plain.output);
     // As the lesson's sanitizer test.
-    const Run checked =
-        run("env -u COURSE_MEMCHECK -u COURSE_RACECHECK " + tool_variable + "='" + sanitizer + "' '" + plant + "'");
+    const course::testing::CommandRun checked = course::testing::run_command(
+        {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK", tool_variable + "=" + sanitizer, plant},
+        false);
     MESSAGE(checked.output.substr(0, 3000));
     CHECK(checked.status != 0);
     CHECK(checked.status != 77);

@@ -32,15 +32,14 @@ void Targets::report(const std::string& what, double value, double minimum, cons
     all_met_ = all_met_ && met;
 }
 
-const Rung& row(const Ladder& ladder, const char* label) {
-    for (const auto& rung : ladder.rungs)
-        if (rung.label == label) return rung;
-    throw Error(std::string("no row \"") + label + "\" in the " + ladder.track + " ladder");
-}
-
-double time_ratio(const Rung& slower, const Rung& faster) { return slower.time.median_ms / faster.time.median_ms; }
-
 namespace {
+
+// The row labelled `label`, or nullptr.
+const Rung* find_row(const Ladder& ladder, const std::string& label) {
+    const auto found =
+        std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [&](const Rung& r) { return r.label == label; });
+    return found == ladder.rungs.end() ? nullptr : &*found;
+}
 
 std::string plain(double value) {
     char text[32];
@@ -48,13 +47,15 @@ std::string plain(double value) {
     return text;
 }
 
-const Rung* find_row(const Ladder& ladder, const std::string& label) {
-    const auto found =
-        std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [&](const Rung& r) { return r.label == label; });
-    return found == ladder.rungs.end() ? nullptr : &*found;
+}  // namespace
+
+const Rung& row(const Ladder& ladder, const char* label) {
+    const Rung* found = find_row(ladder, label);
+    if (found == nullptr) throw Error(std::string("no row \"") + label + "\" in the " + ladder.track + " ladder");
+    return *found;
 }
 
-}  // namespace
+double time_ratio(const Rung& slower, const Rung& faster) { return slower.time.median_ms / faster.time.median_ms; }
 
 void note_targets(Ladder& ladder, const CopyAndLibraryTargets& targets) {
     const std::string label = step_label(targets.step);
@@ -66,8 +67,8 @@ void note_targets(Ladder& ladder, const CopyAndLibraryTargets& targets) {
     const auto library =
         std::find_if(ladder.rungs.begin(), ladder.rungs.end(), [](const Rung& r) { return r.library; });
     if (library != ladder.rungs.end() && library->check.ok && library->time.median_ms > 0)
-        line += " and runs at " + format_fixed(time_ratio(*library, *last), 2) + "x" + " the speed of " +
-                targets.library + " (target: " + plain(targets.library_speedup) + "x)";
+        line += " and runs at " + format_fixed(time_ratio(*library, *last), 2) + "x the speed of " + targets.library +
+                " (target: " + plain(targets.library_speedup) + "x)";
     ladder.notes.push_back(line);
 }
 
