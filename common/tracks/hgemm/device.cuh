@@ -16,6 +16,9 @@
 //                       16-byte load where it fits, zeros outside the matrix
 //   copy_8_halves_async step 04: the same with cp.async (course/async_copy.cuh):
 //                       the copy is issued and lands later
+//   tile_position       step 05: the order the blocks take the tiles of C in,
+//                       groups of kGroupRows tile rows (L2 reuse); steps 08
+//                       and 09 walk the same order with persistent blocks
 #pragma once
 
 #include "course/async_copy.cuh"
@@ -112,6 +115,23 @@ __device__ inline void copy_8_halves_async(__half* dst, const __half* __restrict
 #pragma unroll
         for (int j = 0; j < 8; ++j) dst[j] = half_or_zero(X, row, col + j, rows, cols);
     }
+}
+
+// The tile of C that the tile-th block computes (tile from 0 to tiles_m x
+// tiles_n - 1, in the order the blocks are launched): groups of kGroupRows
+// tile rows (the last group may have fewer), and inside a group column by
+// column, down the group's rows. Row by row, the blocks running at one time
+// would read one row strip of A and every column strip of B, and B does not
+// stay in L2 until the next tile row comes back to it; in this order they read
+// kGroupRows row strips of A and a few column strips of B, each reused by the
+// neighbouring blocks while it is still in L2.
+constexpr int kGroupRows = 8;
+__device__ inline void tile_position(int tile, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
+    const int per_group = kGroupRows * tiles_n, group = tile / per_group;
+    const int first_row = group * kGroupRows, rows = min(kGroupRows, tiles_m - first_row);
+    const int within = tile - group * per_group;
+    tile_row = first_row + within % rows;
+    tile_col = within / rows;
 }
 
 }  // namespace hgemm

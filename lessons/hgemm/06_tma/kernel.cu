@@ -62,6 +62,7 @@ using course::device::copy_async_wait;
 using hgemm::attributes_of;
 using hgemm::copy_8_halves_async;
 using hgemm::grid_for;
+using hgemm::tile_position;
 using hgemm::vectors_fit;
 
 constexpr int BM = HGEMM05_BM, BN = HGEMM05_BN;
@@ -233,7 +234,11 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
     constexpr std::uint32_t kStageBBytes = T::kStageBHalves * sizeof(__half);
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    // The block's tile of C, in the grouped order (tile_position): the blocks
+    // running at one time share their rows of A and columns of B in L2.
+    int tile_row, tile_col;
+    tile_position(blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x, tile_row, tile_col);
+    const int block_row = tile_row * BM, block_col = tile_col * BN;
     const int warp_row = (warp / kWarpsN) * WM, warp_col = (warp % kWarpsN) * WN;  // within the block tile
 
     // This thread's copies, worked out once. Copy n of a tile is chunk tid +

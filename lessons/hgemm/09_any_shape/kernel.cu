@@ -34,6 +34,7 @@ using hgemm::attributes_of;
 using hgemm::multiprocessors;
 using hgemm::require_hopper;
 using hgemm::tensor_map;
+using hgemm::tile_position;
 using hgemm::vectors_fit;
 
 // The block tile (BM x BN outputs, BK terms per stage), the consumer
@@ -85,7 +86,6 @@ static_assert(kStages >= 2, "the pipeline needs a stage to multiply and one to c
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // (Here, not above: only this code uses them.)
 constexpr int kConsumerWarps = kConsumers * 4;  // the arrivals that free a stage
-constexpr int kGroupRows = 8;                   // tile rows walked together (L2 reuse)
 
 // The shared-memory address of p (32 bits), as mbarrier, the TMA and the
 // matrix descriptors want it.
@@ -263,19 +263,6 @@ __device__ inline void registers_increase() {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kCount));
 }
 
-// The output tile of index `tile` (0 to tiles_m x tiles_n - 1) in the order
-// the blocks walk them: groups of kGroupRows tile rows (the last group may
-// have fewer), and inside a group column by column, down the group's rows.
-// The tiles in flight at one time are then a few columns of one group: they
-// read kGroupRows row strips of A and a few column strips of B, not one row
-// strip and every column strip of B.
-__device__ inline void tile_position(int tile, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
-    const int per_group = kGroupRows * tiles_n, group = tile / per_group;
-    const int first_row = group * kGroupRows, rows = min(kGroupRows, tiles_m - first_row);
-    const int within = tile - group * per_group;
-    tile_row = first_row + within % rows;
-    tile_col = within / rows;
-}
 #endif
 
 // The tensor maps are kernel parameters (__grid_constant__: the kernel reads

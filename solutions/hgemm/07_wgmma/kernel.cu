@@ -52,6 +52,7 @@ using hgemm::attributes_of;
 using hgemm::grid_for;
 using hgemm::require_hopper;
 using hgemm::tensor_map;
+using hgemm::tile_position;
 using hgemm::vectors_fit;
 
 // The block tile (BM x BN outputs, BK terms per stage), the warpgroups over
@@ -263,7 +264,11 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_wgmma(const __grid_constant
     __half* const Bs = As + kStages * kStageAHalves;
 
     const int tid = threadIdx.x, warpgroup = tid / 128, warp = tid % 128 / 32, lane = tid % 32;
-    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    // The block's tile of C, in the grouped order (tile_position): the blocks
+    // running at one time share their rows of A and columns of B in L2.
+    int tile_row, tile_col;
+    tile_position(blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x, tile_row, tile_col);
+    const int block_row = tile_row * BM, block_col = tile_col * BN;
 
     // One thread, the copies of the block's tiles at k0 into `stage`: A's
     // box at (k0, block_row), then B's boxes at (block_col + 64 j, k0). A box
