@@ -167,7 +167,11 @@ GPU's report of the track whose problem is that size. So is **a track's two-GPU 
 occupancy | limiter | H200 DRAM % | ...`; rows of a step, the copy, NPP)
 (check_gpu_ladder_table): each GPU's cells of a row must be the fields of that step's rung in
 one report of that GPU that the section names (or of the track's); a column that names its size
-(`| H200 vs prev (2^22) | H200 vs prev (2^26) |`) takes the rung from a ladder of that size.
+(`| H200 vs prev (2^22) | H200 vs prev (2^26) |`) takes the rung from a ladder of that size. So is
+**a track's one-GPU ladder table** (`| step | 4096^3: ms | vs prev | % of cuBLAS | % peak | 8192^3:
+ms | ...`) after a sentence that names its GPU ("On the NVIDIA H100 ..."; check_step_cube_table):
+each cell of a step's row is its column's field of that step in that GPU's report of that size;
+such a table after a sentence that names no GPU, or both, fails.
 """
 
 import bisect
@@ -1253,6 +1257,64 @@ def check_cube_table(rel, lines, start, reports, problems):
     return count
 
 
+def paragraph_before(lines, start):
+    """The text of the paragraph just above line `start` (blank lines between skipped): the
+    sentence that introduces a table."""
+    i = start - 1
+    while i >= 0 and not lines[i].strip():
+        i -= 1
+    end = i + 1
+    while i >= 0 and lines[i].strip() and not lines[i].startswith(("#", "|", "```")):
+        i -= 1
+    return "\n".join(lines[i + 1:end])
+
+
+def check_step_cube_table(rel, lines, start, scope, problems):
+    """Rule of a track's one-GPU ladder tables, "| step | 4096^3: ms | vs prev | % of cuBLAS | ...",
+    whose GPU is named by the sentence that introduces the table ("On the NVIDIA H100 ..."): each
+    cell of a step's row ("05", "ref") is its column's field of that step's rung in that GPU's
+    report of the track whose problem is that size (M x N x K = 4096 x 4096 x 4096): the other
+    GPU's row, or another step's, fails. A table whose sentence names no GPU, or both, fails too.
+    Returns the cells checked."""
+    named = gpus_in(paragraph_before(lines, start))
+    if len(named) != 1:
+        problems.append("%s:%d: a ladder table of one GPU (\"| step | 4096^3: ms | ...\") must follow a sentence "
+                        "that names its GPU, and only that one (it names %s)" % (
+                            rel, start + 1, " and ".join(sorted(g.upper() for g in named)) or "none"))
+        return 0
+    gpu = next(iter(named))
+    names = {r.name for r in scope}
+    columns, size = [], None
+    for head in cells(lines[start]):
+        cube = CUBE_COLUMN.match(head)
+        if cube:
+            size, head = int(cube.group(1)), cube.group(2)
+        columns.append((size, CUBE_FIELDS.get(head)))
+    count = 0
+    for index, row in table_rows(lines, start):
+        step = row[0].replace("*", "").strip()
+        if not re.fullmatch(r"\d\d|ref", step):
+            continue
+        for (size, field), cell in zip(columns[1:], row[1:]):
+            text = cell.replace("*", "").strip()
+            number = NUMBER.search(text)
+            if size is None or field is None or not number:
+                continue
+            problem = "%d x %d x %d" % (size, size, size)
+            _, ladder = ladder_of(scope, gpu, names, problem)
+            rung = next((r for r in ladder["rungs"] if r["step"] == step), None) if ladder else None
+            value = rung and rung.get(field)
+            if value is not None and field in PERCENT_FIELDS:
+                value = 100.0 * value
+            count += 1
+            if value is None or not token_matches(number.group(0), [value]):
+                problems.append("%s:%d: the %s's table shows %s as step %s's %s at %d^3, but step %s's row of the "
+                                "%s's report at %s holds %s: %s" % (
+                                    rel, index + 1, gpu.upper(), text, step, field, size, step, gpu.upper(), problem,
+                                    "nothing" if value is None else "%.4g" % value, lines[index].strip()[:100]))
+    return count
+
+
 def profile_columns(scope):
     """The --profile columns' values in the reports `scope`: ({column: sorted values} of the rungs
     and of the kernels' notes under the ladders, {(column, step): [(report, value)]} of the rungs)."""
@@ -1320,7 +1382,7 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0,
+              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0, "step table": 0,
               "% of copy": 0, "profile": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
@@ -1341,6 +1403,8 @@ def main():
         for start, line in enumerate(lines):
             if line.startswith("| step |") and any(GPU_COLUMN.match(c) for c in cells(line)):
                 counts["gpu ladder"] += check_gpu_ladder_table(rel, lines, start, scope, sections[start], problems)
+            elif line.startswith("| step |") and any(CUBE_COLUMN.match(c) for c in cells(line)):
+                counts["step table"] += check_step_cube_table(rel, lines, start, scope, problems)
         if LESSON_README.match(rel):
             for start, line in enumerate(lines):
                 if line.startswith("| GPU, size |"):
@@ -1607,11 +1671,13 @@ def main():
           "column, a parenthesis \"(H100: ...)\" or their section names, %d thresholds of tests/speed_verdict.h, "
           "%d spreads that are a row's spread, %d shares of the library that are a row's, %d cells of lessons' "
           "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
-          "two-GPU ladder table that are one rung's, %d percentages before \"of the copy\" that are a row's, "
-          "%d --profile figures named by their column that are that column's; %d problem(s)"
+          "two-GPU ladder table that are one rung's, %d cells of one-GPU \"step | 4096^3: ms\" ladder tables that are "
+          "their step's field in the report of the GPU their sentence names, %d percentages before \"of the copy\" "
+          "that are a row's, %d --profile figures named by their column that are that column's; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
-             counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["% of copy"],
+             counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["step table"],
+             counts["% of copy"],
              counts["profile"], len(problems)))
     return 1 if problems else 0
 

@@ -119,8 +119,9 @@ class CheckFigures(unittest.TestCase):
                       "that are a row's, 0 cells of lessons' \"GPU, size\" and \"GPU | 4096^3: ms\" tables that are "
                       "their column's "
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
-                      "rung's, 0 percentages before \"of the copy\" that are a row's, 0 --profile figures named by "
-                      "their column that are that column's; 0 problem(s)", out)
+                      "rung's, 0 cells of one-GPU \"step | 4096^3: ms\" ladder tables that are their step's field in "
+                      "the report of the GPU their sentence names, 0 percentages before \"of the copy\" that are a "
+                      "row's, 0 --profile figures named by their column that are that column's; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -709,6 +710,34 @@ class GpuLadderTables(unittest.TestCase):
         status, out = self.course("1.25x")
         self.assertEqual(status, 1, out)
         self.assertIn("the H200's cells of row 02 two (0.1000, 1.25x, 125.0%) are not the fields of step 02's row", out)
+
+
+class StepCubeTables(unittest.TestCase):
+    # A track's one-GPU "| step | 64^3: ms | vs prev |" table: the GPU is the one its sentence
+    # names, each cell step's field in that GPU's report at 64 x 64 x 64. The H100's report has
+    # step 02 at 0.2000 ms and the copy at 0.2500; the H200's as SIZE_REPORT.
+    CUBE = SIZE_REPORT.replace("demo: 64x64 pixels", "M x N x K = 64 x 64 x 64")
+    H100 = CUBE.replace('"median_ms": 0.1,', '"median_ms": 0.2,').replace('"median_ms": 0.125', '"median_ms": 0.25')
+
+    def course(self, sentence, row):
+        text = sentence + "\n\n| step | 64^3: ms | vs prev |\n| --- | ---: | ---: |\n" + row + "\n"
+        return GpuTables.course(self, text, {"h100": self.H100, "h200": self.CUBE})
+
+    def test_the_named_gpus_step_passes(self):
+        status, out = self.course("On the NVIDIA H200 (`demo.json`):", "| 02 | 0.1000 | 2.00x |")
+        self.assertEqual(status, 0, out)
+        self.assertIn("2 cells of one-GPU", out)
+
+    def test_the_other_gpus_value_fails(self):
+        # 0.2000 is the H100's step 02 (and the H200's step 01): not the H200's step 02
+        status, out = self.course("On the NVIDIA H200 (`demo.json`):", "| 02 | 0.2000 | 2.00x |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the H200's table shows 0.2000 as step 02's median_ms at 64^3", out)
+
+    def test_a_table_whose_sentence_names_no_single_gpu_fails(self):
+        status, out = self.course("On the H100 and the H200:", "| 02 | 0.1000 | 2.00x |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("must follow a sentence that names its GPU, and only that one (it names H100 and H200)", out)
 
 
 class GpuLadderSizes(unittest.TestCase):

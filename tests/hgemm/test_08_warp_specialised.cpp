@@ -73,5 +73,6 @@ TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step
         "empty mbarrier (parity starting at 1), setmaxnreg.dec to 40 there and setmaxnreg.inc to 232 in the two "
         "consumer warpgroups, each consumer warp arriving on empty[s] after the wait_group that completes the wgmmas "
         "reading stage s, no __syncthreads in the main loop, and a persistent grid of one block per SM walking the "
-        "tiles in groups of 8 tile rows; the README's Nsight Compute command shows the stalls on the barrier fall");
+        "tiles in step 05's order (tile_position); the README's Nsight Compute command shows where the warps "
+        "stall");
 }

@@ -17,8 +17,9 @@
 //   copy_8_halves_async step 04: the same with cp.async (course/async_copy.cuh):
 //                       the copy is issued and lands later
 //   tile_position       step 05: the order the blocks take the tiles of C in,
-//                       groups of kGroupRows tile rows (L2 reuse); steps 08
-//                       and 09 walk the same order with persistent blocks
+//                       groups of kGroupRows tile rows (L2 reuse); steps 06
+//                       and 07 launch in it too, and the persistent blocks of
+//                       steps 08 and 09 walk it
 #pragma once
 
 #include "course/async_copy.cuh"
@@ -117,14 +118,14 @@ __device__ inline void copy_8_halves_async(__half* dst, const __half* __restrict
     }
 }
 
-// The tile of C that the tile-th block computes (tile from 0 to tiles_m x
-// tiles_n - 1, in the order the blocks are launched): groups of kGroupRows
-// tile rows (the last group may have fewer), and inside a group column by
-// column, down the group's rows. Row by row, the blocks running at one time
-// would read one row strip of A and every column strip of B, and B does not
-// stay in L2 until the next tile row comes back to it; in this order they read
-// kGroupRows row strips of A and a few column strips of B, each reused by the
-// neighbouring blocks while it is still in L2.
+// The tile of C that comes tile-th (tile from 0 to tiles_m x tiles_n - 1: a
+// block's linear index in steps 05 to 07, a persistent block's count in steps
+// 08 and 09): groups of kGroupRows tile rows (the last group may have fewer),
+// and inside a group column by column, down the group's rows. Row by row, the
+// blocks running at one time cover a few tile rows and every column strip of
+// B; where B is larger than L2, a strip is gone before the next tile rows need
+// it. In this order they cover kGroupRows tile rows and a few tile columns, so
+// that each strip of B fetched serves kGroupRows blocks while it is in L2.
 constexpr int kGroupRows = 8;
 __device__ inline void tile_position(int tile, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
     const int per_group = kGroupRows * tiles_n, group = tile / per_group;

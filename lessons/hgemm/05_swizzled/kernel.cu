@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kThreads)
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     // TODO(step 05): done for you: the blocks take the tiles of C in groups
     // of 8 tile rows, column by column (tile_position in device.cuh), so
-    // that the blocks running at one time share their tiles in L2.
+    // that the blocks running at one time share strips of A and B in L2.
     int tile_row, tile_col;
     tile_position(blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x, tile_row, tile_col);
     const int block_row = tile_row * BM, block_col = tile_col * BN;

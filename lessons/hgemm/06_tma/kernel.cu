@@ -448,7 +448,7 @@ void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cud
     const void* kernel = reinterpret_cast<const void*>(hgemm_tma<T, kWhole>);
     course::note_if_copies_synchronously(kernel, "hgemm step 05");
     course::allow_dynamic_shared(kernel, T::kSharedBytes);  // past 48 KiB: the kernel opts in
-    const dim3 grid = grid_for(N, BN, M, BM);               // x over columns, y over rows
+    const dim3 grid = grid_for(N, BN, M, BM);               // a block per tile; tile_position picks which
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
     hgemm_tma<T, kWhole>
         <<<grid, kThreads, T::kSharedBytes, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));

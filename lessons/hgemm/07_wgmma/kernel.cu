@@ -363,7 +363,7 @@ void hgemm::step07_wgmma(const __half* A, const __half* B, float* C, int M, int 
     const CUtensorMap a_map = tensor_map(A, M, K, K, BM, kBoxCols, kStep);  // boxes of BM rows x 64 terms
     const CUtensorMap b_map = tensor_map(B, K, N, N, BK, kBoxCols, kStep);  // boxes of BK terms x 64 columns
     course::allow_dynamic_shared(reinterpret_cast<const void*>(hgemm_wgmma), kSharedBytes);
-    const dim3 grid = grid_for(N, BN, M, BM);  // x over columns, y over rows
+    const dim3 grid = grid_for(N, BN, M, BM);  // a block per tile; tile_position picks which
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
     hgemm_wgmma<<<grid, kThreads, kSharedBytes, stream>>>(a_map, b_map, C, M, N, K, pairs);
     CUDA_CHECK_LAUNCH();

@@ -394,8 +394,9 @@ void hgemm::step08_warp_specialised(const __half* A, const __half* B, float* C, 
     // TODO(step 08), if you go on to the persistent schedule: a grid of one
     // block per SM (hgemm::multiprocessors(), tracks/hgemm/hopper.h), each
     // block walking the tiles blockIdx.x, blockIdx.x + gridDim.x, ..., in the
-    // kernel's loop.
-    const dim3 grid = grid_for(N, BN, M, BM);  // x over columns, y over rows
+    // kernel's loop, each placed by tile_position(tile, tiles_m, tiles_n, ...)
+    // with the matrix's tile counts (gridDim no longer gives them).
+    const dim3 grid = grid_for(N, BN, M, BM);  // a block per tile; tile_position picks which
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
     hgemm_specialised<<<grid, kThreads, kSharedBytes, stream>>>(a_map, b_map, C, M, N, K, pairs);
     CUDA_CHECK_LAUNCH();

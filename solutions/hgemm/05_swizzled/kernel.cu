@@ -33,11 +33,11 @@
 //    kernel's instantiation whose copies check no bounds (kWhole).
 //  * The blocks take the tiles of C in groups of 8 tile rows, column by
 //    column inside a group (tile_position, in device.cuh), not row by row.
-//    Row by row, the blocks running at one time read one row strip of A and
-//    every column strip of B, more than L2 keeps until the next tile row
-//    needs them again; grouped, they read 8 row strips of A and a few column
-//    strips of B, which their neighbours reuse from L2. Large matrices gain
-//    most; the starter has this done.
+//    Row by row, the blocks running at one time cover a few tile rows and
+//    every column strip of B, more than L2 keeps when B is large; grouped,
+//    they cover 8 tile rows and a few columns, so each strip of B fetched
+//    serves 8 blocks from L2. Large matrices gain most; the starter has this
+//    done.
 //
 // Four stages of 128 x 32 and 32 x 256 halves take 96 KiB (step 04's three
 // padded stages of half the width took 56,832 bytes). A GPU that gives a block
@@ -429,7 +429,7 @@ void launch(const __half* A, const __half* B, float* C, int M, int N, int K, cud
     const void* kernel = reinterpret_cast<const void*>(hgemm_swizzled<T, kWhole>);
     course::note_if_copies_synchronously(kernel, "hgemm step 05");
     course::allow_dynamic_shared(kernel, T::kSharedBytes);  // past 48 KiB: the kernel opts in
-    const dim3 grid = grid_for(N, BN, M, BM);               // x over columns, y over rows
+    const dim3 grid = grid_for(N, BN, M, BM);               // a block per tile; tile_position picks which
     const bool pairs = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
     hgemm_swizzled<T, kWhole>
         <<<grid, kThreads, T::kSharedBytes, stream>>>(A, B, C, M, N, K, pairs, vectors_fit(A, K), vectors_fit(B, N));
