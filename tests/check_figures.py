@@ -171,7 +171,9 @@ one report of that GPU that the section names (or of the track's); a column that
 **a track's one-GPU ladder table** (`| step | 4096^3: ms | vs prev | % of cuBLAS | % peak | 8192^3:
 ms | ...`) after a sentence that names its GPU ("On the NVIDIA H100 ..."; check_step_cube_table):
 each cell of a step's row is its column's field of that step in that GPU's report of that size;
-such a table after a sentence that names no GPU, or both, fails.
+such a table after a sentence that names no GPU, or both, fails. A figure in a paragraph that names
+a committed sweep's file (`h200/hgemm-sweep-order.txt`, slides/data/<gpu>/*.txt) may be one of
+that file's numbers.
 """
 
 import bisect
@@ -864,6 +866,38 @@ def unit_of(lines, index):
     return start
 
 
+# A committed text file of slides/data/ that a paragraph names (a sweep's table:
+# `h200/hgemm-sweep-order.txt`, or a link to it).
+SWEEP_FILE = re.compile(r"\b(h100|h200)/([\w.-]+\.txt)\b")
+SWEEP_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+")
+_sweep_values = {}
+
+
+def paragraph_around(lines, index):
+    """The whole paragraph, list item or table row that holds line `index`."""
+    start, end = unit_of(lines, index), index
+    while (end + 1 < len(lines) and lines[end + 1].strip() and not lines[end + 1].startswith(("#", "|", "```"))
+           and not re.match(r"\s*([-*]|\d+\.)\s", lines[end + 1]) and not lines[end].startswith("|")):
+        end += 1
+    return "\n".join(lines[start:end + 1])
+
+
+def sweep_values(text):
+    """The numbers of the committed slides/data/<gpu>/*.txt files that `text` names (sorted);
+    None where it names none."""
+    files = sorted(set(SWEEP_FILE.findall(text)))
+    if not files:
+        return None
+    values = []
+    for gpu, name in files:
+        if (gpu, name) not in _sweep_values:
+            path = ROOT / "slides" / "data" / gpu / name
+            _sweep_values[gpu, name] = ([float(v) for v in SWEEP_NUMBER.findall(path.read_text())]
+                                        if path.is_file() else [])
+        values += _sweep_values[gpu, name]
+    return sorted(values)
+
+
 # The lessons a text names: "step 06", "steps 05 and 06", "lesson 03", 06_tma/, `hgemm-06`
 STEPS_NAMED = re.compile(r"\b(?:steps?|lessons?)\s+((?:\d\d(?:,\s*|\s+(?:and|to|or)\s+|-)?)+)", re.I)
 
@@ -1382,7 +1416,7 @@ def main():
     rules = rule_constants()
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
-              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0, "step table": 0,
+              "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0, "step table": 0, "sweep": 0,
               "% of copy": 0, "profile": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
@@ -1640,6 +1674,12 @@ def main():
                                            "the track", "-".join(LESSON_README.match(rel).groups())
                                            if LESSON_README.match(rel) else line_track or ""))
                     continue
+                # A figure of a paragraph that names a committed sweep's file may be one of its
+                # numbers ("row by row 0.582x to 0.602x ([order](.../h200/hgemm-sweep-order.txt))")
+                swept = sweep_values(paragraph_around(lines, index))
+                if swept and matches(shown, decimals, swept):
+                    counts["sweep"] += 1
+                    continue
                 problems.append("%s:%d: %s is %s slides/data/%s/%s%s%s%s, nor in %s: %s"
                                 % (rel, index + 1, token, "in no report of" if quoted is None else "not in",
                                    gpu or (quoted or [None])[0] or "*",
@@ -1673,12 +1713,13 @@ def main():
           "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
           "two-GPU ladder table that are one rung's, %d cells of one-GPU \"step | 4096^3: ms\" ladder tables that are "
           "their step's field in the report of the GPU their sentence names, %d percentages before \"of the copy\" "
-          "that are a row's, %d --profile figures named by their column that are that column's; %d problem(s)"
+          "that are a row's, %d --profile figures named by their column that are that column's, %d figures "
+          "of a committed sweep's file that their paragraph names; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
              counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["step table"],
              counts["% of copy"],
-             counts["profile"], len(problems)))
+             counts["profile"], counts["sweep"], len(problems)))
     return 1 if problems else 0
 
 

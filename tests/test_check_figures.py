@@ -121,7 +121,8 @@ class CheckFigures(unittest.TestCase):
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
                       "rung's, 0 cells of one-GPU \"step | 4096^3: ms\" ladder tables that are their step's field in "
                       "the report of the GPU their sentence names, 0 percentages before \"of the copy\" that are a "
-                      "row's, 0 --profile figures named by their column that are that column's; 0 problem(s)", out)
+                      "row's, 0 --profile figures named by their column that are that column's, 0 figures of a "
+                      "committed sweep's file that their paragraph names; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -628,9 +629,10 @@ SIZE_REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "library": "NPP",
                '{"step": "copy", "title": "copy", "median_ms": 0.125, "extra": {"% of copy": "100.0%"}}]}]}')
 
 
-def lesson_course(test, table, report):
+def lesson_course(test, table, report, files=None):
     """A scratch course whose lesson demo 02's README holds `table`, with the H200's report
-    `report` of the track; returns (exit status, output) of check_figures.py on it."""
+    `report` of the track (and `files`, path -> text); returns (exit status, output) of
+    check_figures.py on it."""
     root = Path(tempfile.mkdtemp(prefix="check-figures-"))
     test.addCleanup(shutil.rmtree, root)
     lesson = root / "lessons" / "demo" / "02_two"
@@ -642,8 +644,34 @@ def lesson_course(test, table, report):
     (root / "tests" / "figures_not_in_reports.txt").write_text("")
     (root / "slides" / "data" / "h200").mkdir(parents=True)
     (root / "slides" / "data" / "h200" / "demo.json").write_text(report)
+    for path, text in (files or {}).items():
+        (root / path).write_text(text)
     run = subprocess.run([sys.executable, str(CHECK), str(root)], capture_output=True, text=True)
     return run.returncode, run.stdout + run.stderr
+
+
+class SweepFiles(unittest.TestCase):
+    # A figure of a committed sweep's table (slides/data/<gpu>/*.txt), in a paragraph that names
+    # the file, is that file's; the same figure with no file named, or one the file lacks, fails.
+    SWEEP = {"slides/data/h200/demo-sweep.txt": "# a sweep\n64x64  0.3170 ms  0.618x NPP\n"}
+
+    def course(self, text):
+        return lesson_course(self, text, SIZE_REPORT, self.SWEEP)
+
+    def test_a_figure_of_the_named_sweep_passes(self):
+        status, out = self.course("Grouped, 0.618x of NPP\n([sweep](../../../slides/data/h200/demo-sweep.txt)).")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 figures of a committed sweep's file that their paragraph names", out)
+
+    def test_without_the_file_named_it_fails(self):
+        status, out = self.course("Grouped, 0.618x of NPP.")
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.618 is in no report", out)
+
+    def test_a_figure_the_sweep_lacks_fails(self):
+        status, out = self.course("Grouped, 0.619x of NPP (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.619 is in no report", out)
 
 
 class SizeTables(unittest.TestCase):
