@@ -1690,7 +1690,9 @@ def main():
                                        "its parenthesis" if aside else "its section" if of_section
                                        else "its table's row or column", gpu.upper(),
                                        "; its row, step %s's values" % step.group(1) if step else ""),
-                                   "" if ncu_values is None else " nor in its ncu exports", LIST.name,
+                                   ("" if ncu_values is None else " nor in its ncu exports") + (
+                                       "" if swept is None else " nor in the sweep files its paragraph names"),
+                                   LIST.name,
                                    line.strip()[:140]))
     unneeded = set()
     for (rel, token), (number, why, seen) in sorted(listed.items()):
