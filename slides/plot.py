@@ -306,7 +306,10 @@ def draw_ladder(ladder, device, source):
     max_lines = max(1, min(3, int(row_px * 0.98 // line_px)))
     labels = []
     for r in rows:
-        head = ("you > " if r["student"] else "") + r["step"] + "  "
+        # A rung named by a word whose title starts with that word ("pageable": "pageable host
+        # memory: ...") is labelled by its title alone, not "pageable  pageable host memory".
+        step = "" if r["title"].split(" ")[0] == r["step"] else r["step"] + "  "
+        head = ("you > " if r["student"] else "") + step
         labels.append((head, r["title"]))
     # The labels' column: each title on one line where that leaves the plot
     # room, else as narrow as lets every title fit the lines a row has.
@@ -327,7 +330,7 @@ def draw_ladder(ladder, device, source):
             continue
         text = f"{_number(r['throughput'])} {unit}"
         if r.get("percent_of_peak") is not None:
-            text += f", {_percent(r['percent_of_peak'])}"
+            text += f", {_percent(r['percent_of_peak'])} of peak"
         figures.append(text)
     figures_px = max([measure.width(f) for f in figures] + [measure.width("check failed")]) + 24
     left_px = 20 + label_px + 14

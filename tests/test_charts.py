@@ -165,7 +165,9 @@ def main(root):
             if stem in ("run", "run-2"):
                 ladder = report["ladders"][0 if stem == "run" else 1]
                 for r in ladder["rungs"]:
-                    label = " ".join(f"{r['step']}  {r['title']}".split())
+                    # a rung whose title starts with its step's word is labelled by its title alone
+                    shown = r["title"] if r["title"].split(" ")[0] == r["step"] else f"{r['step']}  {r['title']}"
+                    label = " ".join(shown.split())
                     if r["library"]:
                         expect(f"{r['step']}: {r['title']}" in joined, f"{name}: the library rung unnamed")
                         continue
@@ -173,6 +175,10 @@ def main(root):
                     if r["check_ok"]:
                         expect(f"{r['throughput']:.1f} GB/s" in joined or f"{r['throughput']:,.0f} GB/s" in joined,
                                f"{name}: step {r['step']}'s throughput is not shown")
+                        # the percentage beside a bar says what it is a percentage of
+                        if r.get("percent_of_peak") is not None:
+                            expect(f"{100 * r['percent_of_peak']:.1f}% of peak" in joined,
+                                   f"{name}: step {r['step']}'s share of the peak is not shown as such")
                     else:
                         expect("check failed" in strings, f"{name}: the failed step is not marked")
                 expect(("you > 02" in joined) == (stem == "run"), f"{name}: the student's step is not marked")
