@@ -1251,43 +1251,54 @@ CUBE_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% peak": "p
                "% of NPP": "fraction_of_library"}
 
 
-def check_cube_table(rel, lines, start, reports, problems):
-    """Rule of the "| GPU | 4096^3: ms | vs prev | ..." tables of a lesson's README: each cell is
-    its column's field of the lesson's step in the ladder of the row's GPU's report of the track
-    whose problem is that size (M x N x K = 4096 x 4096 x 4096). Returns the cells checked."""
-    match = LESSON_README.match(rel)
-    track, own = match.group(1), match.group(2)
-    header = cells(lines[start])
-    track_reports = {r.name for r in reports if r.name == track or r.name.startswith(track + "-")}
+def cube_cells(lines, start, reports, names, gpu_and_step):
+    """The cells of a "| ... | 4096^3: ms | vs prev | ..." table (a column "N^3: ..." starts the
+    group of that size): for each body row that gpu_and_step(its first cell) takes to (gpu, step),
+    and each cell of a field with a number, (line index, gpu, step, size, field, text, problem,
+    value, ok): value is the field of that step's rung in the ladder of that size in the GPU's
+    reports named in `names` (None where there is none), ok whether the cell shows it."""
     columns, size = [], None
-    for head in header:
+    for head in cells(lines[start]):
         cube = CUBE_COLUMN.match(head)
         if cube:
             size, head = int(cube.group(1)), cube.group(2)
         columns.append((size, CUBE_FIELDS.get(head)))
-    count = 0
     for index, row in table_rows(lines, start):
-        line = lines[index]
-        gpu = row[0].replace("*", "").strip()
-        if gpu not in ("H100", "H200"):
+        key = gpu_and_step(row[0].replace("*", "").strip())
+        if key is None:
             continue
+        gpu, step = key
         for (size, field), cell in zip(columns[1:], row[1:]):
             text = cell.replace("*", "").strip()
             number = NUMBER.search(text)
             if size is None or field is None or not number:
                 continue
             problem = "%d x %d x %d" % (size, size, size)
-            _, ladder = ladder_of(reports, gpu.lower(), track_reports, problem)
-            rung = next((r for r in ladder["rungs"] if r["step"] == own), None) if ladder else None
+            _, ladder = ladder_of(reports, gpu, names, problem)
+            rung = next((r for r in ladder["rungs"] if r["step"] == step), None) if ladder else None
             value = rung and rung.get(field)
             if value is not None and field in PERCENT_FIELDS:
                 value = 100.0 * value
-            count += 1
-            if value is None or not token_matches(number.group(0), [value]):
-                problems.append("%s:%d: the %s row's %s at %d^3 shows %s, but step %s's row of the %s's %s report at "
-                                "%s holds %s: %s" % (rel, index + 1, gpu, field, size, text, own, gpu, track, problem,
-                                                     "nothing" if value is None else "%.4g" % value,
-                                                     line.strip()[:100]))
+            yield (index, gpu, step, size, field, text, problem, value,
+                   value is not None and token_matches(number.group(0), [value]))
+
+
+def check_cube_table(rel, lines, start, reports, problems):
+    """Rule of the "| GPU | 4096^3: ms | vs prev | ..." tables of a lesson's README: each cell is
+    its column's field of the lesson's step in the ladder of the row's GPU's report of the track
+    whose problem is that size (M x N x K = 4096 x 4096 x 4096). Returns the cells checked."""
+    match = LESSON_README.match(rel)
+    track, own = match.group(1), match.group(2)
+    track_reports = {r.name for r in reports if r.name == track or r.name.startswith(track + "-")}
+    count = 0
+    for index, gpu, _, size, field, text, problem, value, ok in cube_cells(
+            lines, start, reports, track_reports, lambda label: (label.lower(), own) if label in ("H100", "H200") else None):
+        count += 1
+        if not ok:
+            problems.append("%s:%d: the %s row's %s at %d^3 shows %s, but step %s's row of the %s's %s report at "
+                            "%s holds %s: %s" % (rel, index + 1, gpu.upper(), field, size, text, own, gpu.upper(), track,
+                                                 problem, "nothing" if value is None else "%.4g" % value,
+                                                 lines[index].strip()[:100]))
     return count
 
 
@@ -1317,35 +1328,16 @@ def check_step_cube_table(rel, lines, start, scope, problems):
                             rel, start + 1, " and ".join(sorted(g.upper() for g in named)) or "none"))
         return 0
     gpu = next(iter(named))
-    names = {r.name for r in scope}
-    columns, size = [], None
-    for head in cells(lines[start]):
-        cube = CUBE_COLUMN.match(head)
-        if cube:
-            size, head = int(cube.group(1)), cube.group(2)
-        columns.append((size, CUBE_FIELDS.get(head)))
     count = 0
-    for index, row in table_rows(lines, start):
-        step = row[0].replace("*", "").strip()
-        if not re.fullmatch(r"\d\d|ref", step):
-            continue
-        for (size, field), cell in zip(columns[1:], row[1:]):
-            text = cell.replace("*", "").strip()
-            number = NUMBER.search(text)
-            if size is None or field is None or not number:
-                continue
-            problem = "%d x %d x %d" % (size, size, size)
-            _, ladder = ladder_of(scope, gpu, names, problem)
-            rung = next((r for r in ladder["rungs"] if r["step"] == step), None) if ladder else None
-            value = rung and rung.get(field)
-            if value is not None and field in PERCENT_FIELDS:
-                value = 100.0 * value
-            count += 1
-            if value is None or not token_matches(number.group(0), [value]):
-                problems.append("%s:%d: the %s's table shows %s as step %s's %s at %d^3, but step %s's row of the "
-                                "%s's report at %s holds %s: %s" % (
-                                    rel, index + 1, gpu.upper(), text, step, field, size, step, gpu.upper(), problem,
-                                    "nothing" if value is None else "%.4g" % value, lines[index].strip()[:100]))
+    for index, _, step, size, field, text, problem, value, ok in cube_cells(
+            lines, start, scope, {r.name for r in scope},
+            lambda label: (gpu, label) if re.fullmatch(r"\d\d|ref", label) else None):
+        count += 1
+        if not ok:
+            problems.append("%s:%d: the %s's table shows %s as step %s's %s at %d^3, but step %s's row of the "
+                            "%s's report at %s holds %s: %s" % (
+                                rel, index + 1, gpu.upper(), text, step, field, size, step, gpu.upper(), problem,
+                                "nothing" if value is None else "%.4g" % value, lines[index].strip()[:100]))
     return count
 
 
