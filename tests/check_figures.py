@@ -171,9 +171,11 @@ one report of that GPU that the section names (or of the track's); a column that
 **a track's one-GPU ladder table** (`| step | 4096^3: ms | vs prev | % of cuBLAS | % peak | 8192^3:
 ms | ...`) after a sentence that names its GPU ("On the NVIDIA H100 ..."; check_step_cube_table):
 each cell of a step's row is its column's field of that step in that GPU's report of that size;
-such a table after a sentence that names no GPU, or both, fails. A figure in a paragraph that names
-a committed sweep's file (`h200/hgemm-sweep-order.txt`, slides/data/<gpu>/*.txt) may be one of
-that file's numbers.
+such a table after a sentence that names no GPU, or both, fails, and so do a row that is no step,
+a column of no known field and a header that names a size in another form (their cells would go
+unchecked). A figure in a paragraph that names a committed sweep's file of its GPU
+(`h200/hgemm-sweep-order.txt`, slides/data/<gpu>/*.txt) may be one of that file's numbers with the
+same unit ("0.618x" one followed by "x"); a named file that is not committed fails.
 """
 
 import bisect
@@ -860,7 +862,7 @@ def unit_of(lines, index):
     """The first line of the paragraph, list item or table row that holds line `index`: what a
     figure is said beside ("DRAM at 62.63% ... (H200: 50.13%)" may span two lines)."""
     start = index
-    while (start > 0 and not re.match(r"\s*([-*|#]|\d+\.|```)", lines[start]) and lines[start - 1].strip()
+    while (start > 0 and not re.match(r"\s*([-*]\s|\d+\.\s|[|#]|```)", lines[start]) and lines[start - 1].strip()
            and not lines[start - 1].startswith(("#", "|", "```"))):
         start -= 1
     return start
@@ -869,8 +871,15 @@ def unit_of(lines, index):
 # A committed text file of slides/data/ that a paragraph names (a sweep's table:
 # `h200/hgemm-sweep-order.txt`, or a link to it).
 SWEEP_FILE = re.compile(r"\b(h100|h200)/([\w.-]+\.txt)\b")
-SWEEP_NUMBER = re.compile(r"(?<![\w.])\d+\.\d+")
+SWEEP_NUMBER = re.compile(r"(?<![\w.,])\d+\.\d+")
+SWEEP_UNIT = re.compile(r"(x|%)(?!\w)|\s?(ms|us|GB/s|[GT]FLOP/s)\b")
 _sweep_values = {}
+
+
+def unit_after(text, end):
+    """The unit right after a number that ends at `end`: "x", "%", "ms", "GB/s", ... or ""."""
+    unit = SWEEP_UNIT.match(text, end)
+    return (unit.group(1) or unit.group(2)) if unit else ""
 
 
 def paragraph_around(lines, index):
@@ -882,20 +891,28 @@ def paragraph_around(lines, index):
     return "\n".join(lines[start:end + 1])
 
 
-def sweep_values(text):
-    """The numbers of the committed slides/data/<gpu>/*.txt files that `text` names (sorted);
-    None where it names none."""
-    files = sorted(set(SWEEP_FILE.findall(text)))
+def sweep_values(text, gpu=None):
+    """The numbers of the committed slides/data/<gpu>/*.txt files that `text` names, of `gpu`'s
+    alone if given, by the unit that follows each ("x": [0.582, ...], "ms": [...]); None where it
+    names none. Lines of a file's header (#) do not count."""
+    files = sorted({(g, name) for g, name in SWEEP_FILE.findall(text) if gpu is None or g == gpu})
     if not files:
         return None
-    values = []
-    for gpu, name in files:
-        if (gpu, name) not in _sweep_values:
-            path = ROOT / "slides" / "data" / gpu / name
-            _sweep_values[gpu, name] = ([float(v) for v in SWEEP_NUMBER.findall(path.read_text())]
-                                        if path.is_file() else [])
-        values += _sweep_values[gpu, name]
-    return sorted(values)
+    values = {}
+    for g, name in files:
+        if (g, name) not in _sweep_values:
+            path = ROOT / "slides" / "data" / g / name
+            found = {}
+            if path.is_file():
+                for line in path.read_text(errors="replace").splitlines():
+                    if line.startswith("#"):
+                        continue
+                    for number in SWEEP_NUMBER.finditer(line):
+                        found.setdefault(unit_after(line, number.end()), []).append(float(number.group(0)))
+            _sweep_values[g, name] = found
+        for unit, numbers in _sweep_values[g, name].items():
+            values.setdefault(unit, []).extend(numbers)
+    return {unit: sorted(numbers) for unit, numbers in values.items()}
 
 
 # The lessons a text names: "step 06", "steps 05 and 06", "lesson 03", 06_tma/, `hgemm-06`
@@ -1247,22 +1264,33 @@ def check_gpu_ladder_table(rel, lines, start, scope, section, problems):
 # are of that size too); each row "| H100 |" shows the lesson's step (check_cube_table).
 CUBE_COLUMN = re.compile(r"^(\d+)\^3: (.+)$")
 CUBE_FIELDS = {"ms": "median_ms", "vs prev": "speedup_vs_previous", "% peak": "percent_of_peak",
+               "% of peak": "percent_of_peak",
                "% of cuBLAS": "fraction_of_library", "% of CUB": "fraction_of_library",
                "% of NPP": "fraction_of_library"}
 
 
-def cube_cells(lines, start, reports, names, gpu_and_step):
+def cube_cells(rel, lines, start, reports, names, gpu_and_step, problems):
     """The cells of a "| ... | 4096^3: ms | vs prev | ..." table (a column "N^3: ..." starts the
     group of that size): for each body row that gpu_and_step(its first cell) takes to (gpu, step),
-    and each cell of a field with a number, (line index, gpu, step, size, field, text, problem,
-    value, ok): value is the field of that step's rung in the ladder of that size in the GPU's
-    reports named in `names` (None where there is none), ok whether the cell shows it."""
+    and each cell of a field, (line index, gpu, step, size, field, text, problem, value, ok):
+    value is the field of that step's rung in the ladder of that size in the GPU's reports named
+    in `names` (None where there is none), ok whether the cell shows it (a cell with no number,
+    "-", where the rung has a value does not). A header cell of a size group that is no known
+    field ("% of cuBLAS", "% peak", ...), or that looks like a size but is not "N^3: field", is a
+    problem: its column would go unchecked."""
     columns, size = [], None
     for head in cells(lines[start]):
         cube = CUBE_COLUMN.match(head)
         if cube:
             size, head = int(cube.group(1)), cube.group(2)
-        columns.append((size, CUBE_FIELDS.get(head)))
+        elif re.search(r"\d\^3", head):
+            problems.append("%s:%d: the header \"%s\" names a size but not as \"N^3: field\" (\"4096^3: ms\"): its "
+                            "column is not checked" % (rel, start + 1, head))
+        field = CUBE_FIELDS.get(head)
+        if size is not None and field is None:
+            problems.append("%s:%d: the column \"%s\" of the %d^3 group is none of %s: its cells are not checked"
+                            % (rel, start + 1, head, size, ", ".join(sorted(CUBE_FIELDS))))
+        columns.append((size, field))
     for index, row in table_rows(lines, start):
         key = gpu_and_step(row[0].replace("*", "").strip())
         if key is None:
@@ -1270,17 +1298,19 @@ def cube_cells(lines, start, reports, names, gpu_and_step):
         gpu, step = key
         for (size, field), cell in zip(columns[1:], row[1:]):
             text = cell.replace("*", "").strip()
-            number = NUMBER.search(text)
-            if size is None or field is None or not number:
+            if size is None or field is None:
                 continue
+            number = CELL_NUMBER.search(text)
             problem = "%d x %d x %d" % (size, size, size)
             _, ladder = ladder_of(reports, gpu, names, problem)
             rung = next((r for r in ladder["rungs"] if r["step"] == step), None) if ladder else None
             value = rung and rung.get(field)
             if value is not None and field in PERCENT_FIELDS:
                 value = 100.0 * value
-            yield (index, gpu, step, size, field, text, problem, value,
-                   value is not None and token_matches(number.group(0), [value]))
+            if not number and value is None:
+                continue
+            yield (index, gpu, step, size, field, text or "nothing", problem, value,
+                   bool(number) and value is not None and token_matches(number.group(0), [value]))
 
 
 def check_cube_table(rel, lines, start, reports, problems):
@@ -1292,7 +1322,8 @@ def check_cube_table(rel, lines, start, reports, problems):
     track_reports = {r.name for r in reports if r.name == track or r.name.startswith(track + "-")}
     count = 0
     for index, gpu, _, size, field, text, problem, value, ok in cube_cells(
-            lines, start, reports, track_reports, lambda label: (label.lower(), own) if label in ("H100", "H200") else None):
+            rel, lines, start, reports, track_reports,
+            lambda label: (label.lower(), own) if label in ("H100", "H200") else None, problems):
         count += 1
         if not ok:
             problems.append("%s:%d: the %s row's %s at %d^3 shows %s, but step %s's row of the %s's %s report at "
@@ -1303,15 +1334,14 @@ def check_cube_table(rel, lines, start, reports, problems):
 
 
 def paragraph_before(lines, start):
-    """The text of the paragraph just above line `start` (blank lines between skipped): the
-    sentence that introduces a table."""
+    """The paragraph or list item just above line `start` (blank lines between skipped): the
+    sentence that introduces a table; "" where a heading, a table or code comes first."""
     i = start - 1
     while i >= 0 and not lines[i].strip():
         i -= 1
-    end = i + 1
-    while i >= 0 and lines[i].strip() and not lines[i].startswith(("#", "|", "```")):
-        i -= 1
-    return "\n".join(lines[i + 1:end])
+    if i < 0 or lines[i].startswith(("#", "|", "```")):
+        return ""
+    return paragraph_around(lines, unit_of(lines, i))
 
 
 def check_step_cube_table(rel, lines, start, scope, problems):
@@ -1321,22 +1351,33 @@ def check_step_cube_table(rel, lines, start, scope, problems):
     report of the track whose problem is that size (M x N x K = 4096 x 4096 x 4096): the other
     GPU's row, or another step's, fails. A table whose sentence names no GPU, or both, fails too.
     Returns the cells checked."""
-    named = gpus_in(paragraph_before(lines, start))
+    sentence = paragraph_before(lines, start)
+    named = gpus_in(sentence)
     if len(named) != 1:
         problems.append("%s:%d: a ladder table of one GPU (\"| step | 4096^3: ms | ...\") must follow a sentence "
-                        "that names its GPU, and only that one (it names %s)" % (
-                            rel, start + 1, " and ".join(sorted(g.upper() for g in named)) or "none"))
+                        "that names its GPU, and only that one (the sentence just above it names %s; a heading "
+                        "does not count)" % (rel, start + 1, " and ".join(sorted(g.upper() for g in named)) or "none"))
         return 0
     gpu = next(iter(named))
+    # the reports the sentence names ("On the NVIDIA H200 (`hgemm.json` and `hgemm-8192.json`)"), else the track's
+    chosen = chosen_reports(sentence, scope, gpu) or [r for r in scope if r.gpu == gpu]
     count = 0
+
+    def step_of(label):
+        if not re.fullmatch(r"\d\d|ref", label):
+            problems.append("%s:%d: a row of a one-GPU ladder table is labelled \"%s\", not a step (\"05\") or "
+                            "\"ref\": its cells are not checked" % (rel, start + 1, label))
+            return None
+        return gpu, label
+
     for index, _, step, size, field, text, problem, value, ok in cube_cells(
-            lines, start, scope, {r.name for r in scope},
-            lambda label: (gpu, label) if re.fullmatch(r"\d\d|ref", label) else None):
+            rel, lines, start, chosen, {r.name for r in chosen}, step_of, problems):
         count += 1
         if not ok:
             problems.append("%s:%d: the %s's table shows %s as step %s's %s at %d^3, but step %s's row of the "
-                            "%s's report at %s holds %s: %s" % (
+                            "%s's report at %s (%s) holds %s: %s" % (
                                 rel, index + 1, gpu.upper(), text, step, field, size, step, gpu.upper(), problem,
+                                ", ".join(sorted(r.name + ".json" for r in chosen)),
                                 "nothing" if value is None else "%.4g" % value, lines[index].strip()[:100]))
     return count
 
@@ -1467,6 +1508,10 @@ def main():
                 generated = False
             if generated:
                 continue
+            for named_gpu, name in SWEEP_FILE.findall(line):
+                if not (ROOT / "slides" / "data" / named_gpu / name).is_file():
+                    problems.append("%s:%d: names slides/data/%s/%s, which is not committed" % (
+                        rel, index + 1, named_gpu, name))
             story = NARRATION.search(line)
             if story:
                 problems.append("%s:%d: \"%s\": say what was measured and where it is reported, not how the run "
@@ -1654,6 +1699,13 @@ def main():
                 if held:
                     counts["ncu export"] += 1
                     continue
+                # A figure of a paragraph that names a committed sweep's file of its GPU may be one
+                # of that file's numbers with the same unit ("row by row 0.582x to 0.602x
+                # ([order](.../h200/hgemm-sweep-order.txt))")
+                swept = sweep_values(paragraph_around(lines, index), gpu)
+                if swept and matches(shown, decimals, swept.get(unit_after(line, position + len(token)), [])):
+                    counts["sweep"] += 1
+                    continue
                 if entry is not None:
                     entry[2] += 1
                     counts["listed"] += 1
@@ -1665,12 +1717,6 @@ def main():
                                         % (rel, index + 1, token, "this lesson" if LESSON_README.match(rel) else
                                            "the track", "-".join(LESSON_README.match(rel).groups())
                                            if LESSON_README.match(rel) else line_track or ""))
-                    continue
-                # A figure of a paragraph that names a committed sweep's file may be one of its
-                # numbers ("row by row 0.582x to 0.602x ([order](.../h200/hgemm-sweep-order.txt))")
-                swept = sweep_values(paragraph_around(lines, index))
-                if swept and matches(shown, decimals, swept):
-                    counts["sweep"] += 1
                     continue
                 problems.append("%s:%d: %s is %s slides/data/%s/%s%s%s%s, nor in %s: %s"
                                 % (rel, index + 1, token, "in no report of" if quoted is None else "not in",

@@ -22,7 +22,11 @@ GPU's parenthesis is that GPU's: the H100's figure there fails; and a percentage
 is a row's spread, and one just before the library's name a row's share of the library's speed: a
 value of another field that rounds to it fails; and a figure that names its --profile column ("SM
 55.0%", "occupancy falls to 35.1%") is that column's value, a pair ("SM 55.0% and 55.6%") one
-step's values in two reports.
+step's values in two reports; and a track's one-GPU ladder table ("| step | 4096^3: ms |") shows,
+cell by cell, its step's fields in the report of the GPU its introducing sentence names (a row
+that is no step, a column of no known field, a dash for a value fail); and a figure of a
+paragraph that names a committed sweep's file of its GPU (slides/data/<gpu>/*.txt) may be one of
+that file's numbers with the same unit; a file named but not committed fails.
 """
 
 import importlib.util
@@ -673,6 +677,23 @@ class SweepFiles(unittest.TestCase):
         self.assertEqual(status, 1, out)
         self.assertIn("0.619 is in no report", out)
 
+    def test_a_figure_of_another_unit_fails(self):
+        # 0.3170 is the sweep's time in ms, not a ratio
+        status, out = self.course("Grouped, 0.3170x of NPP (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.3170 is in no report", out)
+
+    def test_the_other_gpus_sweep_does_not_count(self):
+        # the parenthesis makes its figure the H100's: the H200's sweep does not hold it
+        status, out = self.course("Grouped, 0.618x of NPP (H100: 0.618x; `h200/demo-sweep.txt`).")
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.618 is in no report", out)
+
+    def test_a_sweep_file_not_committed_fails(self):
+        status, out = self.course("Grouped, 0.618x of NPP (`h200/demo-swep.txt`).")
+        self.assertEqual(status, 1, out)
+        self.assertIn("names slides/data/h200/demo-swep.txt, which is not committed", out)
+
 
 class SizeTables(unittest.TestCase):
     def course(self, row):
@@ -765,7 +786,29 @@ class StepCubeTables(unittest.TestCase):
     def test_a_table_whose_sentence_names_no_single_gpu_fails(self):
         status, out = self.course("On the H100 and the H200:", "| 02 | 0.1000 | 2.00x |")
         self.assertEqual(status, 1, out)
-        self.assertIn("must follow a sentence that names its GPU, and only that one (it names H100 and H200)", out)
+        self.assertIn("must follow a sentence that names its GPU, and only that one (the sentence just above it "
+                      "names H100 and H200", out)
+
+    def test_a_heading_is_no_sentence(self):
+        status, out = self.course("## On the NVIDIA H200", "| 02 | 0.1000 | 2.00x |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("names none; a heading does not count", out)
+
+    def test_a_row_that_is_no_step_fails(self):
+        status, out = self.course("On the NVIDIA H200 (`demo.json`):", "| 02 (two) | 0.2000 | 2.00x |")
+        self.assertEqual(status, 1, out)
+        self.assertIn('is labelled "02 (two)", not a step', out)
+
+    def test_a_column_of_no_known_field_fails(self):
+        text = "On the NVIDIA H200:\n\n| step | 64^3: ms | GB/s |\n| --- | ---: | ---: |\n| 02 | 0.1000 | 5.0 |\n"
+        status, out = GpuTables.course(self, text, {"h100": self.H100, "h200": self.CUBE})
+        self.assertEqual(status, 1, out)
+        self.assertIn('the column "GB/s" of the 64^3 group is none of', out)
+
+    def test_a_dash_where_the_report_has_a_value_fails(self):
+        status, out = self.course("On the NVIDIA H200 (`demo.json`):", "| 02 | 0.1000 | - |")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the H200's table shows - as step 02's speedup_vs_previous", out)
 
 
 class GpuLadderSizes(unittest.TestCase):
