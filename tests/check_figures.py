@@ -858,11 +858,16 @@ def paragraph_of(lines):
     return result
 
 
+# A line that begins a unit of text of its own: a list item ("- ", "* ", "1. "), a table row, a
+# heading or a code fence.
+UNIT_START = re.compile(r"\s*([-*]\s|\d+\.\s|[|#]|```)")
+
+
 def unit_of(lines, index):
     """The first line of the paragraph, list item or table row that holds line `index`: what a
     figure is said beside ("DRAM at 62.63% ... (H200: 50.13%)" may span two lines)."""
     start = index
-    while (start > 0 and not re.match(r"\s*([-*]\s|\d+\.\s|[|#]|```)", lines[start]) and lines[start - 1].strip()
+    while (start > 0 and not UNIT_START.match(lines[start]) and lines[start - 1].strip()
            and not lines[start - 1].startswith(("#", "|", "```"))):
         start -= 1
     return start
@@ -876,6 +881,11 @@ SWEEP_UNIT = re.compile(r"(x|%)(?!\w)|\s?(ms|us|GB/s|[GT]FLOP/s)\b")
 _sweep_values = {}
 
 
+def sweep_path(gpu, name):
+    """Where a sweep's file that a text names (`h200/hgemm-sweep-order.txt`) is committed."""
+    return ROOT / "slides" / "data" / gpu / name
+
+
 def unit_after(text, end):
     """The unit right after a number that ends at `end`: "x", "%", "ms", "GB/s", ... or ""."""
     unit = SWEEP_UNIT.match(text, end)
@@ -885,8 +895,8 @@ def unit_after(text, end):
 def paragraph_around(lines, index):
     """The whole paragraph, list item or table row that holds line `index`."""
     start, end = unit_of(lines, index), index
-    while (end + 1 < len(lines) and lines[end + 1].strip() and not lines[end + 1].startswith(("#", "|", "```"))
-           and not re.match(r"\s*([-*]|\d+\.)\s", lines[end + 1]) and not lines[end].startswith("|")):
+    while (end + 1 < len(lines) and lines[end + 1].strip() and not UNIT_START.match(lines[end + 1])
+           and not lines[end].startswith("|")):
         end += 1
     return "\n".join(lines[start:end + 1])
 
@@ -901,7 +911,7 @@ def sweep_values(text, gpu=None):
     values = {}
     for g, name in files:
         if (g, name) not in _sweep_values:
-            path = ROOT / "slides" / "data" / g / name
+            path = sweep_path(g, name)
             found = {}
             if path.is_file():
                 for line in path.read_text(errors="replace").splitlines():
@@ -1509,7 +1519,7 @@ def main():
             if generated:
                 continue
             for named_gpu, name in SWEEP_FILE.findall(line):
-                if not (ROOT / "slides" / "data" / named_gpu / name).is_file():
+                if not sweep_path(named_gpu, name).is_file():
                     problems.append("%s:%d: names slides/data/%s/%s, which is not committed" % (
                         rel, index + 1, named_gpu, name))
             story = NARRATION.search(line)
