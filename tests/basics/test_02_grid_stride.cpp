@@ -3,6 +3,7 @@
 // the reference solution (suite "solutions").
 #include "basics/helpers.h"
 #include "course/launches.h"
+#include "shifted_arrays.h"
 
 using namespace basics::testing;
 
@@ -15,15 +16,12 @@ TEST_CASE("step 02 is right on arrays that do not start on a 16-byte boundary") 
     // One array at a time, then all three: a kernel that checks only a's
     // alignment would pass with all three shifted.
     for (const std::size_t offset : {1, 2, 3}) {
-        for (const course::Offsets& offsets : course::offsets_one_at_a_time(offset)) {
-            for (const std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}}) {
-                const std::string shifted = course::describe(offsets, {"a", "b", "c"}, "float");
-                CAPTURE(shifted);
-                CAPTURE(n);
-                basics::Problem problem(n, 300 + n, offsets);
-                const auto result = course::check_once(harness(), problem.run(basics::step02_grid_stride));
-                CHECK_MESSAGE(result.ok, shifted, ": ", result.summary());
-            }
+        for (const std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}}) {
+            CAPTURE(n);
+            course::testing::check_each_shift(
+                course::offsets_one_at_a_time(offset), {"a", "b", "c"}, "float",
+                [n](const course::Offsets& offsets) { return basics::Problem(n, 300 + n, offsets); },
+                basics::step02_grid_stride);
         }
     }
 }

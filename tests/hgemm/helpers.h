@@ -4,6 +4,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "shifted_arrays.h"
 #include "speed_rule.h"
 #include "tracks/hgemm/track.h"
 
@@ -98,15 +99,10 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
 // floats, 32 bytes, stays aligned: C's misaligned case is the shift by 1.)
 inline void check_misaligned(Launcher launch, std::uint64_t seed) {
     const Shape shape{256, 256, 64};
-    for (const std::size_t offset : {1, 8}) {
-        for (const course::Offsets& offsets : course::offsets_one_at_a_time(offset)) {
-            const std::string shifted = course::describe(offsets, {"A", "B", "C"}, "element");
-            CAPTURE(shifted);
-            Problem problem(shape, seed + offset, offsets);
-            const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
-            CHECK_MESSAGE(result.ok, shifted, ": ", result.summary());
-        }
-    }
+    for (const std::size_t offset : {1, 8})
+        course::testing::check_each_shift(
+            course::offsets_one_at_a_time(offset), {"A", "B", "C"}, "element",
+            [&](const course::Offsets& offsets) { return Problem(shape, seed + offset, offsets); }, launch);
 }
 
 // The kernel's registers, shared and local memory, for the test's log.

@@ -4,6 +4,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "shifted_arrays.h"
 #include "speed_rule.h"
 #include "tracks/matmul/track.h"
 
@@ -84,13 +85,9 @@ inline void check_misaligned(Launcher launch, std::uint64_t seed) {
         if (racecheck && offset > 1) break;
         std::vector<course::Offsets> shifts = course::offsets_one_at_a_time(offset);
         if (racecheck) shifts = {shifts.back()};
-        for (const course::Offsets& offsets : shifts) {
-            const std::string shifted = course::describe(offsets, {"A", "B", "C"}, "float");
-            CAPTURE(shifted);
-            Problem problem(shape, seed + offset, offsets);
-            const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
-            CHECK_MESSAGE(result.ok, shifted, ": ", result.summary());
-        }
+        course::testing::check_each_shift(
+            shifts, {"A", "B", "C"}, "float",
+            [&](const course::Offsets& offsets) { return Problem(shape, seed + offset, offsets); }, launch);
     }
 }
 
