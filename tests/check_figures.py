@@ -876,7 +876,8 @@ def unit_of(lines, index):
 # A committed text file of slides/data/ that a paragraph names (a sweep's table:
 # `h200/hgemm-sweep-order.txt`, or a link to it).
 SWEEP_FILE = re.compile(r"\b(h100|h200)/([\w.-]+\.txt)\b")
-SWEEP_NUMBER = re.compile(r"(?<![\w.,])\d+\.\d+")
+# a number with a decimal point, its thousands grouped by commas or not ("0.1133", "191,347.67")
+SWEEP_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+")
 SWEEP_UNIT = re.compile(r"(x|%)(?!\w)|\s?(ms|us|GB/s|[GT]FLOP/s)\b")
 _sweep_values = {}
 
@@ -918,7 +919,7 @@ def sweep_values(text, gpu=None):
                     if line.startswith("#"):
                         continue
                     for number in SWEEP_NUMBER.finditer(line):
-                        found.setdefault(unit_after(line, number.end()), []).append(float(number.group(0)))
+                        found.setdefault(unit_after(line, number.end()), []).append(float(number.group(0).replace(",", "")))
             _sweep_values[g, name] = found
         for unit, numbers in _sweep_values[g, name].items():
             values.setdefault(unit, []).extend(numbers)

@@ -26,7 +26,8 @@ step's values in two reports; and a track's one-GPU ladder table ("| step | 4096
 cell by cell, its step's fields in the report of the GPU its introducing sentence names (a row
 that is no step, a column of no known field, a dash for a value fail); and a figure of a
 paragraph that names a committed sweep's file of its GPU (slides/data/<gpu>/*.txt) may be one of
-that file's numbers with the same unit; a file named but not committed fails.
+that file's numbers with the same unit (thousands grouped by commas or not); a file named but not
+committed fails.
 """
 
 import importlib.util
@@ -657,7 +658,8 @@ def lesson_course(test, table, report, files=None):
 class SweepFiles(unittest.TestCase):
     # A figure of a committed sweep's table (slides/data/<gpu>/*.txt), in a paragraph that names
     # the file, is that file's; the same figure with no file named, or one the file lacks, fails.
-    SWEEP = {"slides/data/h200/demo-sweep.txt": "# a sweep\n64x64  0.3170 ms  0.618x NPP\n"}
+    SWEEP = {"slides/data/h200/demo-sweep.txt": "# a sweep\n64x64  0.3170 ms  0.618x NPP\n"
+             "sm__cycles_active.avg  191,347.67 cycle\n"}
 
     def course(self, text):
         return lesson_course(self, text, SIZE_REPORT, self.SWEEP)
@@ -666,6 +668,14 @@ class SweepFiles(unittest.TestCase):
         status, out = self.course("Grouped, 0.618x of NPP\n([sweep](../../../slides/data/h200/demo-sweep.txt)).")
         self.assertEqual(status, 0, out)
         self.assertIn("1 figures of a committed sweep's file that their paragraph names", out)
+
+    def test_a_number_with_grouped_thousands_passes(self):
+        status, out = self.course("Warps in 191,347.67 cycles (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 figures of a committed sweep's file that their paragraph names", out)
+        status, out = self.course("Warps in 191,347.68 cycles (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 1, out)
+        self.assertIn("191,347.68 is in no report", out)
 
     def test_without_the_file_named_it_fails(self):
         status, out = self.course("Grouped, 0.618x of NPP.")
