@@ -263,6 +263,33 @@ def _percent(fraction):
 # Ladders
 
 
+# The narrowest the bars of a ladder may be before its rows are labelled by
+# their titles' first clauses (draw_ladder): a fifth of the chart's width.
+MIN_PLOT_PX = 0.2 * WIDTH_IN * DPI
+
+
+def first_clause(title):
+    """A title up to its first ", " or ": " ("warp specialisation: a TMA producer ..." ->
+    "warp specialisation"); the whole title where it has neither."""
+    cut = min([i for i in (title.find(", "), title.find(": ")) if i > 0] + [len(title)])
+    return title[:cut]
+
+
+def ladder_figure(r, unit):
+    """The text right of a ladder's bar: its throughput and share of the peak."""
+    if not r["check_ok"]:
+        return "check failed"
+    text = f"{_number(r['throughput'])} {unit}"
+    if r.get("percent_of_peak") is not None:
+        text += f", {_percent(r['percent_of_peak'])} of peak"
+    return text
+
+
+def figures_width(rows, unit, measure):
+    """The width of the figures' column right of a ladder's bars, in pixels."""
+    return max([measure.width(ladder_figure(r, unit)) for r in rows] + [measure.width("check failed")]) + 24
+
+
 def draw_ladder(ladder, device, source):
     fig, measure = _figure()
     top = _header(fig, measure, f"{ladder['track']} ladder, {device['name']}", ladder["problem"])
@@ -304,35 +331,45 @@ def draw_ladder(ladder, device, source):
     row_px = plot_h / n
     line_px = TEXT_PT * 1.389 * 1.15
     max_lines = max(1, min(3, int(row_px * 0.98 // line_px)))
-    labels = []
-    for r in rows:
-        # A rung named by a word whose title starts with that word ("pageable": "pageable host
-        # memory: ...") is labelled by its title alone, not "pageable  pageable host memory".
-        step = "" if r["title"].split(" ")[0] == r["step"] else r["step"] + "  "
-        head = ("you > " if r["student"] else "") + step
-        labels.append((head, r["title"]))
-    # The labels' column: each title on one line where that leaves the plot
-    # room, else as narrow as lets every title fit the lines a row has.
-    label_px = min(520, max([measure.width(h + t) for h, t in labels] + [200]) + 4)
-    while label_px < 600 and any(len(measure.wrap(h + t, label_px)) > max_lines for h, t in labels):
-        label_px += 20
-    # Titles that still need more lines than that (the hgemm track's nine
-    # long ones) may take the lines a row holds without their spacing, up to
-    # the lines whose glyphs fit the row: the column widens until each does,
-    # so that no label runs into its neighbour's.
-    fit_lines = max(1, min(3, int(row_px // (TEXT_PT * PX_PER_PT))))
-    while label_px < 720 and any(len(measure.wrap(h + t, label_px)) > fit_lines for h, t in labels):
-        label_px += 20
-    figures = []
-    for r in rows:
-        if not r["check_ok"]:
-            figures.append("check failed")
-            continue
-        text = f"{_number(r['throughput'])} {unit}"
-        if r.get("percent_of_peak") is not None:
-            text += f", {_percent(r['percent_of_peak'])} of peak"
-        figures.append(text)
-    figures_px = max([measure.width(f) for f in figures] + [measure.width("check failed")]) + 24
+    def label_column(titles):
+        """The labels (head, title) and the width of their column, in pixels."""
+        labels = []
+        for r, title in zip(rows, titles):
+            # A rung named by a word whose title starts with that word ("pageable": "pageable host
+            # memory: ...") is labelled by its title alone, not "pageable  pageable host memory".
+            step = "" if title.split(" ")[0] == r["step"] else r["step"] + "  "
+            labels.append((("you > " if r["student"] else "") + step, title))
+        # Each title on one line where that leaves the plot room, else as
+        # narrow as lets every title fit the lines a row has.
+        width = min(520, max([measure.width(h + t) for h, t in labels] + [200]) + 4)
+        while width < 600 and any(len(measure.wrap(h + t, width)) > max_lines for h, t in labels):
+            width += 20
+        # Titles that still need more lines than that (nine long ones) may take
+        # the lines a row holds without their spacing, up to the lines whose
+        # glyphs fit the row: the column widens until each does, so that no
+        # label runs into its neighbour's.
+        fit_lines = max(1, min(3, int(row_px // (TEXT_PT * PX_PER_PT))))
+        while width < 720 and any(len(measure.wrap(h + t, width)) > fit_lines for h, t in labels):
+            width += 20
+        return labels, width
+
+    labels, label_px = label_column([r["title"] for r in rows])
+    # Where the whole titles leave the bars less than MIN_PLOT_PX (the hgemm
+    # track's, which describe each step in a sentence), each row is labelled
+    # by its title's first clause, up to the first ", " or ": " ("08  warp
+    # specialisation"), if those still tell the rows apart and leave the bars
+    # more room: the bars are what a room reads from the back, and the
+    # lessons' tables have the whole titles.
+    def plot_px(width):
+        return WIDTH_IN * DPI - 20 - width - 14 - figures_width(rows, unit, measure)
+
+    if plot_px(label_px) < MIN_PLOT_PX:
+        short = [first_clause(r["title"]) for r in rows]
+        short_labels, short_px = label_column(short)
+        if len(set(short)) == len(short) and short_px < label_px:
+            labels, label_px = short_labels, short_px
+    figures = [ladder_figure(r, unit) for r in rows]
+    figures_px = figures_width(rows, unit, measure)
     left_px = 20 + label_px + 14
     right_px = WIDTH_IN * DPI - 20 - figures_px
     ax = fig.add_axes([left_px / (WIDTH_IN * DPI), plot_bottom / height_px, (right_px - left_px) / (WIDTH_IN * DPI),

@@ -2,7 +2,8 @@
 """The charts (slides/plot.py), drawn from a sample report with the command a
 student uses (`python3 slides/charts.py draw REPORT.json OUT_DIR`): one file
 per chart and format, no other; 1280x720 PNGs and 16:9 SVGs; every step of
-every ladder labelled with its title and its figures, every sweep's ends
+every ladder labelled with its title (its first clause where the whole titles
+would squeeze the bars) and its figures, every sweep's ends
 labelled, every chunk of the timeline drawn; no text under 16 pt (22 px at
 1280x720); a malformed report refused with the field named.
 
@@ -215,6 +216,23 @@ def main(root):
             for r in long_rungs[:-1]:
                 expect(f"{r['step']}  {r['title']}" in joined or f"{r['step']} {r['title']}" in joined,
                        f"nine long titles: step {r['step']} is not labelled")
+
+        # The same nine sentences after distinct first clauses ("variant 3: warp
+        # specialisation, ..."): the whole titles would leave the bars a fifth of
+        # the chart's width or less, so each row is labelled by its first clause.
+        short_rungs = [rung(f"{i:02d}", f"variant {i}: {words}", 400 * i) for i in range(1, 10)]
+        short_rungs.append(rung("ref", "the library", 4000, library=True))
+        with open(long_path, "w", encoding="utf-8") as f:
+            json.dump(dict(long_report, ladders=[dict(report["ladders"][0], rungs=short_rungs, notes=[])]), f)
+        drawn = subprocess.run([sys.executable, charts_py, "draw", long_path, os.path.join(scratch, "short")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        expect(drawn.returncode == 0, f"first clauses: exit {drawn.returncode}, {drawn.stderr.strip()!r}")
+        if drawn.returncode == 0:
+            shown = [" ".join(t.split()) for t in texts(os.path.join(scratch, "short", "long.svg"))[0]]
+            for r in short_rungs[:-1]:
+                expect(f"{r['step']}  variant {int(r['step'])}" in shown or f"{r['step']} variant {int(r['step'])}" in shown,
+                       f"first clauses: step {r['step']} is not labelled by its first clause")
+            expect(not any("two wgmma consumers" in t for t in shown), "first clauses: a whole title is still drawn")
 
         # A malformed report is refused with the field named.
         del report["ladders"][0]["rungs"][1]["throughput"]
