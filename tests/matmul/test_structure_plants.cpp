@@ -27,10 +27,11 @@ TEST_CASE("step 07's padding check fails step 06's solution (the starter) and pa
 }
 
 TEST_CASE("step 08's two-stage check fails step 07's solution (the starter) and passes step 08's") {
-    const auto starter = matmul::testing::check_two_stages(matmul::step07_bank_conflicts, matmul::step08_warp_tiling);
+    const auto starter =
+        matmul::testing::check_two_stages(matmul::step07_bank_conflicts, matmul::step07_bank_conflicts);
     MESSAGE("starter: ", starter.what);
     CHECK_FALSE(starter.ok);
-    const auto solution = matmul::testing::check_two_stages(matmul::step08_warp_tiling, matmul::step08_warp_tiling);
+    const auto solution = matmul::testing::check_two_stages(matmul::step08_warp_tiling, matmul::step07_bank_conflicts);
     CHECK_MESSAGE(solution.ok, solution.what);
 }
 
