@@ -71,6 +71,14 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     a test, a target or a lesson folder leaves no command in a text that runs nothing.
     Placeholders (`<track>`, `NN`, `...`) are skipped.
 
+ 7. Starters tables. The table of what each untouched starter fails, which tests/check-grading
+    --starters --write-readmes writes into a track README between its starters-table markers
+    from a grading run, names test cases: every one it names (the race's with the speed it
+    measured after it, a sanitizer's after "under compute-sanitizer TOOL: ") is a TEST_CASE of
+    that step's grading test, tests/<track>/test_NN_*.cpp. A test case renamed or removed since
+    the run leaves a row that no grading would print: run the grading again
+    (`tests/check-grading --starters --write-readmes --suite TRACK` on a GPU).
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -500,6 +508,61 @@ def check_test_commands(track_steps):
     return problems, (count, build_count)
 
 
+TEST_CASE = re.compile(r'TEST_CASE\(((?:\s*"(?:[^"\\]|\\.)*")+)\s*\)')
+# A cell of a starters table that is no test case's name: what a sanitizer or
+# the test program reported beside them (tests/check-grading, starter_tables).
+STARTER_NOTE = re.compile(r"^(?:nothing: |its test program ended|its (?:memcheck|racecheck) test \(|"
+                          r"memory errors under|hazards under|.* under compute-sanitizer (?:memcheck|racecheck) \()")
+
+
+def test_case_names(path):
+    """The TEST_CASE names of a doctest source, adjacent string literals joined."""
+    names = set()
+    for m in TEST_CASE.finditer(read(path)):
+        names.add("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))).replace('\\"', '"'))
+    return names
+
+
+def check_starters_tables(track_steps):
+    """Rule 7: each starters table's cells name test cases of their step's grading test."""
+    problems, cells = [], 0
+    for track in track_steps:
+        readme = "lessons/%s/README.md" % track
+        if not os.path.exists(os.path.join(ROOT, readme)):
+            continue
+        lines = read(readme).split("\n")
+        inside = False
+        for number, line in enumerate(lines, 1):
+            if line.startswith("<!-- starters-table: begin"):
+                inside = True
+                continue
+            if line.startswith("<!-- starters-table: end"):
+                inside = False
+            row = re.match(r"^\| (\d\d) \| (.*) \|$", line) if inside else None
+            if not row:
+                continue
+            step = row.group(1)
+            tests = [f for f in os.listdir(os.path.join(ROOT, "tests", track))
+                     if re.match(r"^test_%s_\w+\.cpp$" % step, f)]
+            if len(tests) != 1:
+                problems.append("%s:%d: step %s of the starters table has %s grading test in tests/%s/ (rule 7)" % (
+                    readme, number, step, "no" if not tests else "more than one", track))
+                continue
+            names = test_case_names(os.path.join("tests", track, tests[0]))
+            for cell in row.group(2).replace("\\|", "|").split("; "):
+                if STARTER_NOTE.match(cell):
+                    continue
+                case = re.sub(r"^under compute-sanitizer \w+: ", "", cell)
+                case = re.sub(r" \((?:time|memory|time and memory)[^()]*(?:\([^()]*\)[^()]*)*\)$", "", case)
+                cells += 1
+                if case not in names:
+                    problems.append("%s:%d: the starters table says step %s's starter fails \"%s\", which is no test "
+                                    "case of tests/%s/%s: the table predates a change of that test; run "
+                                    "tests/check-grading --starters --write-readmes --suite %s on a GPU (rule 7)" % (
+                                        readme, number, step, case, track, tests[0], track))
+    return problems, cells
+
+
 def check_messages():
     """Rule 5: no top-level *, / or % in a doctest message's first argument, and no const char*
     (a variable the file declares, or a call of a function of tests/ that returns one)."""
@@ -719,6 +782,8 @@ def main():
     track_problems += message_problems
     command_problems, commands = check_test_commands(track_steps)
     track_problems += command_problems
+    starter_problems, starter_cells = check_starters_tables(track_steps)
+    track_problems += starter_problems
     for p in track_problems:
         print("FAIL " + p)
     if not list_problems:
@@ -730,6 +795,8 @@ def main():
     if not command_problems:
         print("texts: %d meson test commands, each naming setups, suites and tests the build defines, and %d "
               "build targets and programs, each one the build makes (rule 6)" % commands)
+    if not starter_problems:
+        print("starters tables: %d test cases named, each one its step's grading test defines (rule 7)" % starter_cells)
     if not track_problems:
         print("track READMEs and %s: %d kernel regexes, each matches one step's kernel" % (
             gpu_path, gpu_count + sum(len(regexes(text)) for t in track_steps for text in track_texts(t))))
