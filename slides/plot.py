@@ -269,10 +269,14 @@ MIN_PLOT_PX = 0.2 * WIDTH_IN * DPI
 
 
 def first_clause(title):
-    """A title up to its first ", " or ": " ("warp specialisation: a TMA producer ..." ->
-    "warp specialisation"); the whole title where it has neither."""
-    cut = min([i for i in (title.find(", "), title.find(": ")) if i > 0] + [len(title)])
-    return title[:cut]
+    """A title up to its first ", " or ": " outside parentheses ("warp specialisation: a TMA
+    producer ..." -> "warp specialisation"); the whole title where it has neither."""
+    depth = 0
+    for i, c in enumerate(title):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0 and i > 0 and title.startswith((", ", ": "), i):
+            return title[:i]
+    return title
 
 
 def ladder_figure(r, unit):

@@ -878,7 +878,8 @@ def unit_of(lines, index):
 SWEEP_FILE = re.compile(r"\b(h100|h200)/([\w.-]+\.txt)\b")
 # a number with a decimal point, its thousands grouped by commas or not ("0.1133", "191,347.67")
 SWEEP_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+")
-SWEEP_UNIT = re.compile(r"(x|%)(?!\w)|\s?(ms|us|GB/s|[GT]FLOP/s)\b")
+# a number's unit in a sweep's file or a text: "x" right after it; "%", "ms", ... after a space or not
+SWEEP_UNIT = re.compile(r"(x)(?!\w)|\s?(%(?!\w)|(?:ms|us|GB/s|[GT]FLOP/s)\b)")
 _sweep_values = {}
 
 

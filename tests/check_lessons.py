@@ -508,18 +508,23 @@ def check_test_commands(track_steps):
     return problems, (count, build_count)
 
 
-TEST_CASE = re.compile(r'TEST_CASE\(((?:\s*"(?:[^"\\]|\\.)*")+)\s*\)')
+# A doctest test case's name: one or more adjacent string literals, then ")" or a
+# decorator (`TEST_CASE("name" * doctest::skip())`).
+TEST_CASE = re.compile(r'TEST_CASE\(((?:\s*"(?:[^"\\]|\\.)*")+)\s*[)*]')
 # A cell of a starters table that is no test case's name: what a sanitizer or
 # the test program reported beside them (tests/check-grading, starter_tables).
 STARTER_NOTE = re.compile(r"^(?:nothing: |its test program ended|its (?:memcheck|racecheck) test \(|"
-                          r"memory errors under|hazards under|.* under compute-sanitizer (?:memcheck|racecheck) \()")
+                          r"(?:memory errors|shared-memory races) under compute-sanitizer )")
 
 
 def test_case_names(path):
     """The TEST_CASE names of a doctest source, adjacent string literals joined."""
+    text = read(path)
+    code = strip_comments(text)  # the same length: a TEST_CASE in a comment is blanked there
     names = set()
-    for m in TEST_CASE.finditer(read(path)):
-        names.add("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))).replace('\\"', '"'))
+    for m in TEST_CASE.finditer(text):
+        if code.startswith("TEST_CASE(", m.start()):
+            names.add("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))).replace('\\"', '"'))
     return names
 
 
@@ -549,6 +554,9 @@ def check_starters_tables(track_steps):
                     readme, number, step, "no" if not tests else "more than one", track))
                 continue
             names = test_case_names(os.path.join("tests", track, tests[0]))
+            # The table joins a row's cases with "; ": a case named with one would read as two.
+            problems += ["tests/%s/%s: test case \"%s\" has \"; \" in its name, which the starters table uses "
+                         "between cases (rule 7)" % (track, tests[0], n) for n in sorted(names) if "; " in n]
             for cell in row.group(2).replace("\\|", "|").split("; "):
                 if STARTER_NOTE.match(cell):
                     continue

@@ -659,7 +659,7 @@ class SweepFiles(unittest.TestCase):
     # A figure of a committed sweep's table (slides/data/<gpu>/*.txt), in a paragraph that names
     # the file, is that file's; the same figure with no file named, or one the file lacks, fails.
     SWEEP = {"slides/data/h200/demo-sweep.txt": "# a sweep\n64x64  0.3170 ms  0.618x NPP\n"
-             "sm__cycles_active.avg  191,347.67 cycle\n"}
+             "sm__cycles_active.avg  191,347.67 cycle\nsmsp__issue_active  69.50 %\n"}
 
     def course(self, text):
         return lesson_course(self, text, SIZE_REPORT, self.SWEEP)
@@ -676,6 +676,13 @@ class SweepFiles(unittest.TestCase):
         status, out = self.course("Warps in 191,347.68 cycles (`h200/demo-sweep.txt`).")
         self.assertEqual(status, 1, out)
         self.assertIn("191,347.68 is in no report", out)
+
+    def test_a_percentage_after_a_space_is_a_percentage(self):
+        # ncu's "69.50 %" in the file is the text's 69.50%; its 69.50x would be another unit
+        status, out = self.course("Issued in 69.50% of them (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 0, out)
+        status, out = self.course("Issued in 69.50x of them (`h200/demo-sweep.txt`).")
+        self.assertEqual(status, 1, out)
 
     def test_without_the_file_named_it_fails(self):
         status, out = self.course("Grouped, 0.618x of NPP.")
