@@ -1,7 +1,8 @@
 // Reading a kernel's machine code (SASS) as `cuobjdump -sass` prints it: for
-// the hgemm grading's checks of steps 07 and 08 (tests/hgemm/structure.h),
-// which ask whether the graded kernel's code holds warpgroup MMA instructions
-// (07) and register reallocation between warpgroups (08). No CUDA
+// the hgemm grading's checks of steps 06 to 09 (tests/hgemm/structure.h),
+// which ask whether the graded kernel's code holds TMA copies (06 on),
+// warpgroup MMA instructions (07) and register reallocation between
+// warpgroups (08). No CUDA
 // here, so that the CPU tests (test_hgemm_cpu.cpp) check the reading on a
 // made-up listing.
 #pragma once
@@ -19,6 +20,7 @@ struct SassCounts {
     std::size_t hgmma = 0;       // lines with HGMMA (wgmma.mma_async) in its code
     std::size_t hmma = 0;        // lines with HMMA (mma.sync, WMMA)
     std::size_t setmaxnreg = 0;  // lines with USETMAXREG (setmaxnreg.inc or .dec)
+    std::size_t utmaldg = 0;     // lines with UTMALDG (cp.async.bulk.tensor: a TMA copy into shared memory)
     std::string functions;       // every kernel of the listing, comma-separated
 };
 
@@ -37,6 +39,7 @@ inline SassCounts count_tensor_instructions(const std::string& listing, const st
             if (line.find("HGMMA") != std::string::npos) ++counts.hgmma;
             if (line.find("HMMA") != std::string::npos) ++counts.hmma;
             if (line.find("USETMAXREG") != std::string::npos) ++counts.setmaxnreg;
+            if (line.find("UTMALDG") != std::string::npos) ++counts.utmaldg;
         }
     }
     return counts;

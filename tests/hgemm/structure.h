@@ -169,44 +169,6 @@ inline StructureCheck check_packed_warp_tiles(Launcher launch) {
                     std::to_string(bytes % slab) + " bytes over (a whole number, at least 4)"};
 }
 
-// Step 06: the tiles come through the TMA. A kernel that copies with the TMA
-// takes a tensor map per matrix it reads, a CUtensorMap of 128 bytes passed
-// as a kernel parameter (__grid_constant__), where a kernel that copies with
-// cp.async, like step 05's, takes pointers and ints. At 1024 x 1024 x 256 (K
-// and N multiples of 8, A and B 16-byte aligned: the tensor maps' rule holds,
-// so the launcher takes its TMA path) the one kernel launched must take at
-// least two parameters of sizeof(CUtensorMap) bytes, one for A and one for B.
-// The parameters' sizes come from cudaFuncGetParamInfo, asked index by index
-// until it answers that there is no such parameter; that answer is an error
-// of a CUDA call, which compute-sanitizer reports, so the check is left out
-// under a sanitizer (`skipped` says so).
-inline StructureCheck check_tensor_maps(Launcher launch, bool* skipped = nullptr) {
-    if (skipped != nullptr) *skipped = false;
-    const Shape shape{1024, 1024, 256};
-    const course::LaunchRecord record = launches_at(launch, shape);
-    if (record.kernels.size() != 1)
-        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
-#if CUDART_VERSION >= 12080
-    if (course::testing::under_sanitizer()) {
-        if (skipped != nullptr) *skipped = true;
-        return {true, "not checked under compute-sanitizer (the parameters are counted by a call that fails past "
-                      "the last one)"};
-    }
-    std::size_t parameters = 0, maps = 0, offset = 0, size = 0;
-    while (cudaFuncGetParamInfo(record.kernels[0].function, parameters, &offset, &size) == cudaSuccess) {
-        ++parameters;
-        if (size == sizeof(CUtensorMap)) ++maps;
-    }
-    (void)cudaGetLastError();  // the answer past the last parameter, not an error of the test
-    return {maps >= 2, "at " + shape.describe() + " the kernel takes " + std::to_string(parameters) + " parameters, " +
-                           std::to_string(maps) + " of them of " + std::to_string(sizeof(CUtensorMap)) +
-                           " bytes (a CUtensorMap): the TMA reads A and B through a tensor map each"};
-#else
-    return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
-                       ") has no cudaFuncGetParamInfo (12.8 has it): the kernel's parameters cannot be read"};
-#endif
-}
-
 // The machine code of the one kernel `launch` enqueues at `shape`, from
 // `library` (cuobjdump -sass): false and why in `failure` where it cannot be
 // read; `kernel` is set to the kernel's launch, `name` to its mangled name.
@@ -233,6 +195,59 @@ inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& libr
         return false;
     }
     return true;
+}
+
+// Step 06: the tiles come through the TMA. A kernel that copies with the TMA
+// takes a tensor map per matrix it reads, a CUtensorMap of 128 bytes passed
+// as a kernel parameter (__grid_constant__), where a kernel that copies with
+// cp.async, like step 05's, takes pointers and ints. At 1024 x 1024 x 256 (K
+// and N multiples of 8, A and B 16-byte aligned: the tensor maps' rule holds,
+// so the launcher takes its TMA path) the one kernel launched must take at
+// least two parameters of sizeof(CUtensorMap) bytes, one for A and one for B.
+// The parameters' sizes come from cudaFuncGetParamInfo, asked index by index
+// until it answers that there is no such parameter; that answer is an error
+// of a CUDA call, which compute-sanitizer reports, so the check is left out
+// under a sanitizer (`skipped` says so). And the maps must be used: the
+// kernel's machine code (cuobjdump -sass of `library`, the static library
+// built from the graded kernel.cu) holds a UTMALDG, the instruction
+// cp.async.bulk.tensor compiles to; a kernel that only takes two maps and
+// copies some other way fails (tests/hgemm/plant_maps_unused.cu).
+inline StructureCheck check_tensor_maps(Launcher launch, const std::string& library, bool* skipped = nullptr,
+                                        const std::string& cuobjdump = COURSE_CUOBJDUMP) {
+    if (skipped != nullptr) *skipped = false;
+    const Shape shape{1024, 1024, 256};
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1)
+        return {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+#if CUDART_VERSION >= 12080
+    if (course::testing::under_sanitizer()) {
+        if (skipped != nullptr) *skipped = true;
+        return {true, "not checked under compute-sanitizer (the parameters are counted by a call that fails past "
+                      "the last one)"};
+    }
+    std::size_t parameters = 0, maps = 0, offset = 0, size = 0;
+    while (cudaFuncGetParamInfo(record.kernels[0].function, parameters, &offset, &size) == cudaSuccess) {
+        ++parameters;
+        if (size == sizeof(CUtensorMap)) ++maps;
+    }
+    (void)cudaGetLastError();  // the answer past the last parameter, not an error of the test
+    const std::string taken = "at " + shape.describe() + " the kernel takes " + std::to_string(parameters) +
+                              " parameters, " + std::to_string(maps) + " of them of " +
+                              std::to_string(sizeof(CUtensorMap)) + " bytes (a CUtensorMap)";
+    if (maps < 2) return {false, taken + ": the TMA reads A and B through a tensor map each"};
+    SassCounts counts;
+    course::KernelLaunch kernel;
+    std::string name;
+    StructureCheck failure;
+    if (!sass_of_launch(launch, shape, library, cuobjdump, counts, kernel, name, failure)) return failure;
+    return {counts.utmaldg > 0, taken + ", and its machine code (" + name + ", from " + library + ") holds " +
+                                    std::to_string(counts.utmaldg) +
+                                    " UTMALDG (cp.async.bulk.tensor) instructions: the TMA reads A and B through "
+                                    "a tensor map each, and the kernel issues its copies"};
+#else
+    return {false, "this CUDA runtime (" + std::to_string(CUDART_VERSION) +
+                       ") has no cudaFuncGetParamInfo (12.8 has it): the kernel's parameters cannot be read"};
+#endif
 }
 
 // Step 07: the math is the warpgroup MMA's. wgmma.mma_async leaves no trace

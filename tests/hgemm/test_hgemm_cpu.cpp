@@ -340,6 +340,25 @@ TEST_CASE("step 07's check reads a kernel's HGMMA and HMMA from cuobjdump's list
     CHECK_FALSE(hgemm::testing::count_tensor_instructions("", "_Z5otherv").found);
 }
 
+TEST_CASE("step 06's check reads a kernel's UTMALDG from cuobjdump's listing, that kernel's alone") {
+    // Made up in cuobjdump -sass's form: a kernel that copies with the TMA
+    // (cp.async.bulk.tensor.2d compiles to UTMALDG.2D) beside one that takes
+    // tensor maps and copies with LDGSTS (cp.async) instead.
+    const std::string listing = "\tcode for sm_90a\n"
+                                "\t\tFunction : _ZN12_GLOBAL__N_19hgemm_tmaEv\n"
+                                "        /*0300*/                   UTMALDG.2D [UR8], [UR4] ;\n"
+                                "        /*0310*/                   UTMALDG.2D [UR16], [UR12] ;\n"
+                                "        /*0a80*/                   HMMA.16816.F32 R4, R8, R12, R4 ;\n"
+                                "\t\tFunction : _ZN12_GLOBAL__N_111maps_unusedEv\n"
+                                "        /*0100*/                   LDGSTS.E.BYPASS.128 [R3], desc[UR6][R4.64] ;\n";
+    const auto tma = hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_19hgemm_tmaEv");
+    CHECK(tma.found);
+    CHECK(tma.utmaldg == 2);
+    const auto unused = hgemm::testing::count_tensor_instructions(listing, "_ZN12_GLOBAL__N_111maps_unusedEv");
+    CHECK(unused.found);
+    CHECK(unused.utmaldg == 0);
+}
+
 TEST_CASE("step 08's check reads a kernel's USETMAXREG from cuobjdump's listing, that kernel's alone") {
     // Made up in cuobjdump -sass's form: a warp-specialised kernel (the
     // producer's DEALLOC, the consumers' TRY_ALLOC and its retry loop) beside

@@ -7,6 +7,11 @@
 #include "gpu_test.h"
 #include "hgemm/structure.h"
 
+namespace hgemm::plants {
+// tests/hgemm/plant_maps_unused.cu
+void maps_unused(const __half* A, const __half* B, float* C, int M, int N, int K, cudaStream_t stream);
+}  // namespace hgemm::plants
+
 namespace {
 
 void expect(const hgemm::testing::StructureCheck& check, bool ok, const std::string& who) {
@@ -46,7 +51,8 @@ TEST_CASE("step 05's packed-tiles check fails step 04's solution (the starter) a
     expect(hgemm::testing::check_packed_warp_tiles(hgemm::step05_swizzled), true, "step 05's solution");
 }
 
-TEST_CASE("step 06's tensor-map check fails step 05's solution (the starter) and passes step 06's") {
+TEST_CASE("step 06's tensor-map check fails step 05's solution (the starter) and a kernel that leaves its maps unused, "
+          "and passes step 06's") {
     const course::DeviceInfo& device = course::testing::harness().device;
     const std::string missing =
         course::capability_missing(device.cc_major, device.cc_minor, hgemm::kHopper, "step 06's tensor-map check");
@@ -55,13 +61,16 @@ TEST_CASE("step 06's tensor-map check fails step 05's solution (the starter) and
         return;
     }
     bool skipped = false;
-    const auto starter = hgemm::testing::check_tensor_maps(hgemm::step05_swizzled, &skipped);
+    const auto starter = hgemm::testing::check_tensor_maps(hgemm::step05_swizzled, HGEMM_SOLUTION_05_LIBRARY, &skipped);
     if (skipped) {
         MESSAGE(starter.what);
         return;
     }
     expect(starter, false, "step 05's solution (the starter)");
-    expect(hgemm::testing::check_tensor_maps(hgemm::step06_tma), true, "step 06's solution");
+    expect(hgemm::testing::check_tensor_maps(hgemm::step06_tma, HGEMM_SOLUTION_06_LIBRARY), true, "step 06's solution");
+    // Two tensor maps taken and never used: the parameters alone would pass.
+    expect(hgemm::testing::check_tensor_maps(hgemm::plants::maps_unused, HGEMM_PLANT_MAPS_UNUSED_LIBRARY), false,
+           "a kernel that takes two tensor maps and copies nothing through them");
 }
 
 TEST_CASE("step 07's wgmma check fails step 06's solution (the starter) and passes step 07's") {
