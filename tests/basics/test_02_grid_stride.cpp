@@ -3,7 +3,16 @@
 // the reference solution (suite "solutions").
 #include "basics/helpers.h"
 #include "course/launches.h"
+#include "sass_listing.h"
+#include "sass_text.h"
 #include "shifted_arrays.h"
+
+#include <string>
+
+// The static library built from the kernel.cu this test grades (tests/meson.build).
+#ifndef COURSE_GRADED_LIBRARY
+#define COURSE_GRADED_LIBRARY ""
+#endif
 
 using namespace basics::testing;
 
@@ -39,6 +48,37 @@ TEST_CASE("step 02 launches at most one wave of blocks, whatever n") {
     const std::size_t one_wave = static_cast<std::size_t>(device.sm_count) * threads_per_sm;
     CHECK_MESSAGE(launch.blocks() * launch.threads_per_block() <= one_wave, launch.blocks(), " blocks of ",
                   launch.threads_per_block(), " threads for 2^26 floats; the GPU holds ", one_wave, " threads at once");
+}
+
+TEST_CASE("step 02 loads and stores 16 bytes at a time where the arrays allow it (its machine code)") {
+    // The float4 half of the step, which the race alone would not see (a
+    // memory-bound loop of 4-byte loads runs close to one of 16-byte loads):
+    // the kernel the launcher enqueues for 16-byte aligned arrays, read from
+    // the graded library with cuobjdump -sass, must hold 16-byte global loads
+    // and stores (LDG.E.128, STG.E.128), where step 01's has 4-byte ones.
+    basics::Problem problem(std::size_t{1} << 20, 9);
+    const auto record = course::record_launches(problem.run(basics::step02_grid_stride).launch);
+    REQUIRE(record.kernels.size() == 1);
+    std::string name, listing, why;
+    REQUIRE_MESSAGE(course::testing::kernel_name(record.kernels.front().function, name, why), why);
+    REQUIRE_MESSAGE(course::testing::sass_listing(COURSE_CUOBJDUMP, COURSE_GRADED_LIBRARY, listing, why), why);
+    bool found = false;
+    std::size_t loads = 0, stores = 0;
+    for (const course::testing::SassFunction& function : course::testing::sass_functions(listing)) {
+        if (function.name != name) continue;
+        found = true;
+        for (const std::string& line : function.lines) {
+            const bool wide = line.find(".128") != std::string::npos;
+            if (wide && line.find("LDG.") != std::string::npos) ++loads;
+            if (wide && line.find("STG.") != std::string::npos) ++stores;
+        }
+    }
+    REQUIRE_MESSAGE(found, "the kernel launched, ", name, ", has no machine code in ", COURSE_GRADED_LIBRARY);
+    const std::string seen = "for 2^20 aligned floats the kernel launched, " + name + ", has " + std::to_string(loads) +
+                             " 16-byte loads (LDG...128) and " + std::to_string(stores) +
+                             " 16-byte stores (STG...128) in its machine code";
+    MESSAGE(seen);
+    CHECK_MESSAGE((loads > 0 && stores > 0), seen, ": float4 loads and stores on the aligned path");
 }
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
