@@ -51,9 +51,9 @@ TEST_CASE("step 02 launches at most one wave of blocks, whatever n") {
 }
 
 TEST_CASE("step 02 loads and stores 16 bytes at a time where the arrays allow it (its machine code)") {
-    // The float4 half of the step, which the race alone would not see (a
-    // memory-bound loop of 4-byte loads runs close to one of 16-byte loads):
-    // the kernel the launcher enqueues for 16-byte aligned arrays, read from
+    // The float4 half of the step, which the race alone need not see (it
+    // times the whole step, and a grid-stride loop of 4-byte loads may come
+    // within its 0.85x): the kernel the launcher enqueues for 16-byte aligned arrays, read from
     // the graded library with cuobjdump -sass, must hold 16-byte global loads
     // and stores (LDG.E.128, STG.E.128), where step 01's has 4-byte ones.
     basics::Problem problem(std::size_t{1} << 20, 9);
