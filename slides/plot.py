@@ -289,11 +289,6 @@ def ladder_figure(r, unit):
     return text
 
 
-def figures_width(rows, unit, measure):
-    """The width of the figures' column right of a ladder's bars, in pixels."""
-    return max([measure.width(ladder_figure(r, unit)) for r in rows] + [measure.width("check failed")]) + 24
-
-
 def draw_ladder(ladder, device, source):
     fig, measure = _figure()
     top = _header(fig, measure, f"{ladder['track']} ladder, {device['name']}", ladder["problem"])
@@ -335,6 +330,10 @@ def draw_ladder(ladder, device, source):
     row_px = plot_h / n
     line_px = TEXT_PT * 1.389 * 1.15
     max_lines = max(1, min(3, int(row_px * 0.98 // line_px)))
+    # The figures' column, right of the bars.
+    figures = [ladder_figure(r, unit) for r in rows]
+    figures_px = max([measure.width(f) for f in figures] + [measure.width("check failed")]) + 24
+
     def label_column(titles):
         """The labels (head, title) and the width of their column, in pixels."""
         labels = []
@@ -364,16 +363,11 @@ def draw_ladder(ladder, device, source):
     # specialisation"), if those still tell the rows apart and leave the bars
     # more room: the bars are what a room reads from the back, and the
     # lessons' tables have the whole titles.
-    def plot_px(width):
-        return WIDTH_IN * DPI - 20 - width - 14 - figures_width(rows, unit, measure)
-
-    if plot_px(label_px) < MIN_PLOT_PX:
+    if WIDTH_IN * DPI - 20 - label_px - 14 - figures_px < MIN_PLOT_PX:
         short = [first_clause(r["title"]) for r in rows]
         short_labels, short_px = label_column(short)
         if len(set(short)) == len(short) and short_px < label_px:
             labels, label_px = short_labels, short_px
-    figures = [ladder_figure(r, unit) for r in rows]
-    figures_px = figures_width(rows, unit, measure)
     left_px = 20 + label_px + 14
     right_px = WIDTH_IN * DPI - 20 - figures_px
     ax = fig.add_axes([left_px / (WIDTH_IN * DPI), plot_bottom / height_px, (right_px - left_px) / (WIDTH_IN * DPI),
