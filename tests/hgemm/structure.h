@@ -169,18 +169,12 @@ inline StructureCheck check_packed_warp_tiles(Launcher launch) {
                     std::to_string(bytes % slab) + " bytes over (a whole number, at least 4)"};
 }
 
-// The machine code of the one kernel `launch` enqueues at `shape`, from
-// `library` (cuobjdump -sass): false and why in `failure` where it cannot be
-// read; `kernel` is set to the kernel's launch, `name` to its mangled name.
-inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& library, const std::string& cuobjdump,
-                           SassCounts& counts, course::KernelLaunch& kernel, std::string& name,
+// The machine code of `kernel`, launched at `shape`, from `library`
+// (cuobjdump -sass): false and why in `failure` where it cannot be read;
+// `name` is set to its mangled name.
+inline bool sass_of_kernel(const course::KernelLaunch& kernel, Shape shape, const std::string& library,
+                           const std::string& cuobjdump, SassCounts& counts, std::string& name,
                            StructureCheck& failure) {
-    const course::LaunchRecord record = launches_at(launch, shape);
-    if (record.kernels.size() != 1) {
-        failure = {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
-        return false;
-    }
-    kernel = record.kernels[0];
     std::string listing, why;
     if (!course::testing::kernel_name(kernel.function, name, why) ||
         !course::testing::sass_listing(cuobjdump, library, listing, why)) {
@@ -195,6 +189,20 @@ inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& libr
         return false;
     }
     return true;
+}
+
+// The same for the one kernel `launch` enqueues at `shape`; `kernel` is set
+// to its launch.
+inline bool sass_of_launch(Launcher launch, Shape shape, const std::string& library, const std::string& cuobjdump,
+                           SassCounts& counts, course::KernelLaunch& kernel, std::string& name,
+                           StructureCheck& failure) {
+    const course::LaunchRecord record = launches_at(launch, shape);
+    if (record.kernels.size() != 1) {
+        failure = {false, "the launcher enqueues " + std::to_string(record.kernels.size()) + " kernels, not one"};
+        return false;
+    }
+    kernel = record.kernels[0];
+    return sass_of_kernel(kernel, shape, library, cuobjdump, counts, name, failure);
 }
 
 // Step 06: the tiles come through the TMA. A kernel that copies with the TMA
@@ -235,11 +243,11 @@ inline StructureCheck check_tensor_maps(Launcher launch, const std::string& libr
                               " parameters, " + std::to_string(maps) + " of them of " +
                               std::to_string(sizeof(CUtensorMap)) + " bytes (a CUtensorMap)";
     if (maps < 2) return {false, taken + ": the TMA reads A and B through a tensor map each"};
+    // The launch recorded above: its machine code.
     SassCounts counts;
-    course::KernelLaunch kernel;
     std::string name;
     StructureCheck failure;
-    if (!sass_of_launch(launch, shape, library, cuobjdump, counts, kernel, name, failure)) return failure;
+    if (!sass_of_kernel(record.kernels[0], shape, library, cuobjdump, counts, name, failure)) return failure;
     return {counts.utmaldg > 0, taken + ", and its machine code (" + name + ", from " + library + ") holds " +
                                     std::to_string(counts.utmaldg) +
                                     " UTMALDG (cp.async.bulk.tensor) instructions: the TMA reads A and B through "
