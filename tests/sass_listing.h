@@ -1,8 +1,11 @@
 // Reading a graded kernel's machine code: its mangled name and cuobjdump's
 // listing of the static library built from its kernel.cu. For the grading
 // checks that look for instructions (hgemm steps 07 and 08: tests/hgemm/
-// structure.h) or count them (pipeline step 09: tests/pipeline/helpers.cpp).
+// structure.h) or count them (pipeline step 09: tests/pipeline/helpers.cpp),
+// and one kernel's code from it (launched_kernel_code).
 #pragma once
+
+#include "sass_text.h"
 
 #include <cuda_runtime.h>
 
@@ -61,6 +64,21 @@ inline bool sass_listing(const std::string& cuobjdump, const std::string& librar
         return false;
     }
     return true;
+}
+
+// The machine code of the kernel `function`, a launch's kernel, in `library`
+// (cuobjdump -sass), and its mangled name in `name`; false and why in
+// `failure` where the kernel cannot be named, the listing cannot be read, or
+// the kernel has no code in it.
+inline bool launched_kernel_code(const void* function, const std::string& cuobjdump, const std::string& library,
+                                 std::string& name, KernelCode& code, std::string& failure) {
+    std::string listing;
+    if (!kernel_name(function, name, failure) || !sass_listing(cuobjdump, library, listing, failure)) return false;
+    code = kernel_code(listing, name);
+    if (!code.found)
+        failure = "the kernel launched, " + name + ", has no machine code in " + library +
+                  ", whose kernels are: " + (code.functions.empty() ? "none" : code.functions);
+    return code.found;
 }
 
 }  // namespace course::testing

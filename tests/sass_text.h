@@ -1,12 +1,18 @@
 // A kernel's machine code as `cuobjdump -sass` prints it, cut into its
-// functions: for the grading checks that read it (tests/hgemm/sass.h counts
-// instructions, tests/pipeline/sass_rows.h a loop's). No CUDA here, so that
-// the CPU tests check the reading on made-up listings.
+// functions, and the questions the grading checks ask of one kernel's code
+// (tests/hgemm/sass.h counts its tensor-core and TMA instructions, basics 02
+// and matmul 06 look for 16-byte loads, matmul 09 for cp.async and its waits,
+// tests/pipeline/sass_rows.h a loop's rows). No CUDA here, so that the CPU
+// tests check the reading on made-up listings.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace course::testing {
@@ -47,6 +53,55 @@ inline std::string function_names(const std::vector<SassFunction>& functions) {
         seen.push_back(f.name);
     }
     return names;
+}
+
+// The code of one kernel in a listing: the lines of every function of its
+// mangled name (one per architecture the file holds code for, in order), and
+// every function's name, for a message where the kernel has none.
+struct KernelCode {
+    bool found = false;
+    std::vector<std::string> lines;
+    std::string functions;
+};
+
+inline KernelCode kernel_code(const std::string& listing, const std::string& kernel) {
+    KernelCode code;
+    const std::vector<SassFunction> functions = sass_functions(listing);
+    code.functions = function_names(functions);
+    for (const SassFunction& function : functions) {
+        if (function.name != kernel) continue;
+        code.found = true;
+        code.lines.insert(code.lines.end(), function.lines.begin(), function.lines.end());
+    }
+    return code;
+}
+
+// How many of `lines` hold every one of `parts` ("LDG", ".128": the 16-byte
+// global loads).
+inline std::size_t count_lines_with(const std::vector<std::string>& lines,
+                                    std::initializer_list<std::string_view> parts) {
+    return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {
+        return std::all_of(parts.begin(), parts.end(),
+                           [&](std::string_view part) { return line.find(part) != std::string::npos; });
+    }));
+}
+
+// The most groups of cp.async copies a wait in `lines` leaves in flight:
+// cp.async.wait_group N compiles to "DEPBAR.LE SB0, N" (N in hexadecimal,
+// 0x1), so a pipeline that computes on one tile while the copies of the next
+// two are in flight waits with N >= 1, and one that waits for every copy it
+// issued with N = 0. -1 where no line waits so.
+inline long most_copy_groups_left_in_flight(const std::vector<std::string>& lines) {
+    long most = -1;
+    for (const std::string& line : lines) {
+        const std::size_t at = line.find("DEPBAR.LE SB0, ");
+        if (at == std::string::npos) continue;
+        const char* number = line.c_str() + at + 15;
+        char* end = nullptr;
+        const long n = std::strtol(number, &end, 0);
+        if (end != number) most = std::max(most, n);
+    }
+    return most;
 }
 
 }  // namespace course::testing

@@ -4,7 +4,6 @@
 #include "basics/helpers.h"
 #include "course/launches.h"
 #include "sass_listing.h"
-#include "sass_text.h"
 #include "shifted_arrays.h"
 
 #include <string>
@@ -59,21 +58,13 @@ TEST_CASE("step 02 loads and stores 16 bytes at a time where the arrays allow it
     basics::Problem problem(std::size_t{1} << 20, 9);
     const auto record = course::record_launches(problem.run(basics::step02_grid_stride).launch);
     REQUIRE(record.kernels.size() == 1);
-    std::string name, listing, why;
-    REQUIRE_MESSAGE(course::testing::kernel_name(record.kernels.front().function, name, why), why);
-    REQUIRE_MESSAGE(course::testing::sass_listing(COURSE_CUOBJDUMP, COURSE_GRADED_LIBRARY, listing, why), why);
-    bool found = false;
-    std::size_t loads = 0, stores = 0;
-    for (const course::testing::SassFunction& function : course::testing::sass_functions(listing)) {
-        if (function.name != name) continue;
-        found = true;
-        for (const std::string& line : function.lines) {
-            const bool wide = line.find(".128") != std::string::npos;
-            if (wide && line.find("LDG.") != std::string::npos) ++loads;
-            if (wide && line.find("STG.") != std::string::npos) ++stores;
-        }
-    }
-    REQUIRE_MESSAGE(found, "the kernel launched, ", name, ", has no machine code in ", COURSE_GRADED_LIBRARY);
+    std::string name, why;
+    course::testing::KernelCode code;
+    REQUIRE_MESSAGE(course::testing::launched_kernel_code(record.kernels.front().function, COURSE_CUOBJDUMP,
+                                                          COURSE_GRADED_LIBRARY, name, code, why),
+                    why);
+    const std::size_t loads = course::testing::count_lines_with(code.lines, {"LDG.", ".128"});
+    const std::size_t stores = course::testing::count_lines_with(code.lines, {"STG.", ".128"});
     const std::string seen = "for 2^20 aligned floats the kernel launched, " + name + ", has " + std::to_string(loads) +
                              " 16-byte loads (LDG...128) and " + std::to_string(stores) +
                              " 16-byte stores (STG...128) in its machine code";

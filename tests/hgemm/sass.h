@@ -29,19 +29,14 @@ struct SassCounts {
 // "Function : <name>", once per architecture the file holds code for, and
 // runs to the next such line.
 inline SassCounts count_tensor_instructions(const std::string& listing, const std::string& kernel) {
+    const course::testing::KernelCode code = course::testing::kernel_code(listing, kernel);
     SassCounts counts;
-    const std::vector<course::testing::SassFunction> functions = course::testing::sass_functions(listing);
-    counts.functions = course::testing::function_names(functions);
-    for (const course::testing::SassFunction& function : functions) {
-        if (function.name != kernel) continue;
-        counts.found = true;
-        for (const std::string& line : function.lines) {
-            if (line.find("HGMMA") != std::string::npos) ++counts.hgmma;
-            if (line.find("HMMA") != std::string::npos) ++counts.hmma;
-            if (line.find("USETMAXREG") != std::string::npos) ++counts.setmaxnreg;
-            if (line.find("UTMALDG") != std::string::npos) ++counts.utmaldg;
-        }
-    }
+    counts.found = code.found;
+    counts.functions = code.functions;
+    counts.hgmma = course::testing::count_lines_with(code.lines, {"HGMMA"});
+    counts.hmma = course::testing::count_lines_with(code.lines, {"HMMA"});
+    counts.setmaxnreg = course::testing::count_lines_with(code.lines, {"USETMAXREG"});
+    counts.utmaldg = course::testing::count_lines_with(code.lines, {"UTMALDG"});
     return counts;
 }
 
