@@ -1,12 +1,15 @@
 // Step 09's idea seen without a clock, for its grading test and for the
 // grading's self-test (tests/matmul/test_stages_plants.cpp), which shows the
-// check failing the untouched starter (step 08's solution). A race in a
-// pipeline of copies need not show in the results, and the speed rule alone
-// would grade the stages by a clock, so the stages are checked by the shared
-// memory they take.
+// check failing the untouched starter (step 08's solution) and a pipeline of
+// cp.async copies in two stages (a plant). A race in a pipeline of copies
+// need not show in the results, and the speed rule alone would grade the
+// stages by a clock, so the copies and the stages are read from the kernel's
+// machine code: cp.async compiles to LDGSTS, and cp.async.wait_group N to
+// DEPBAR.LE SB0, N.
 #pragma once
 
 #include "course/launches.h"
+#include "sass_listing.h"
 #include "tracks/matmul/track.h"
 
 #include <string>
@@ -24,30 +27,54 @@ struct StagesCheck {
 // (4-byte copies of B).
 inline const std::vector<Shape> kStageShapes = {{512, 256, 384}, {200, 100, 60}, {127, 65, 129}};
 
-// Three stages of tiles: at every shape of kStageShapes the kernel's shared
-// memory per block (static and dynamic, read from the launch captured without
-// running it) is at least 1.5 times that of `two_stages`, step 08's reference
-// solution, whose two stages of 16 x (128 + 4) and 16 x 128 floats take 33,280
-// bytes: three such stages take 49,920. Measured against step 08 rather than
-// against step 09's own solution, so that the check asks the same of a
-// student whichever tiles that solution's constants (MATMUL09_...) choose.
-inline StagesCheck check_three_stages(Launcher graded, Launcher two_stages) {
+// cp.async exists from compute capability 8.0 on; below it (Turing) the
+// course's copies load and store at once (course/async_copy.cuh), so there is
+// no LDGSTS to find. True where the test's GPU has cp.async.
+inline bool copies_are_asynchronous_here() {
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 8;
+}
+
+// Copies with cp.async, computing while copies are in flight: at every shape
+// of kStageShapes the one kernel launched (read from the launch captured
+// without running it) has cp.async copies (LDGSTS) in its machine code
+// (cuobjdump -sass of `library`, the static library built from the graded
+// kernel.cu), and a wait that leaves at least one group of copies in flight
+// (DEPBAR.LE SB0 with a count of 1 or more). In the README's phase (wait,
+// barrier, copy tile t + stages - 1, compute tile t), the wait leaves
+// stages - 2 groups in flight: 1 with three stages, 0 with two. What the
+// shared memory holds is not counted: any tiles pass (the sweep's faster
+// 64 x 128 x 16 configuration in three stages takes less than step 08's
+// reference tiles in two).
+inline StagesCheck check_copies_in_flight(Launcher graded, const std::string& library) {
     StagesCheck check{true, ""};
     for (const Shape& shape : kStageShapes) {
         Problem problem(shape, 920);
         const course::LaunchRecord mine = course::record_launches(problem.run(graded).launch);
-        const course::LaunchRecord theirs = course::record_launches(problem.run(two_stages).launch);
-        if (mine.kernels.size() != 1 || theirs.kernels.size() != 1)
+        if (mine.kernels.size() != 1)
             return {false, "at " + shape.describe() + " the launcher launched " + std::to_string(mine.kernels.size()) +
                                " kernels, not one"};
-        const std::size_t bytes = mine.kernels.front().shared_bytes();
-        const std::size_t needed = theirs.kernels.front().shared_bytes() * 3 / 2;
+        std::string name, why;
+        course::testing::KernelCode code;
+        if (!course::testing::launched_kernel_code(mine.kernels.front().function, COURSE_CUOBJDUMP, library, name, code,
+                                                   why))
+            return {false, "at " + shape.describe() + ": " + why};
+        const std::size_t copies = course::testing::count_lines_with(code.lines, {"LDGSTS"});
+        const long in_flight = course::testing::most_copy_groups_left_in_flight(code.lines);
         if (!check.what.empty()) check.what += "; ";
-        check.what += "at " + shape.describe() + " the kernel has " + std::to_string(bytes) +
-                      " bytes of shared memory per block (static and dynamic)";
-        if (bytes < needed) {
+        check.what += "at " + shape.describe() + " the kernel's machine code has " + std::to_string(copies) +
+                      " cp.async copies (LDGSTS) and " +
+                      (in_flight < 0 ? std::string("no wait for them (DEPBAR.LE SB0)")
+                                     : "waits that leave at most " + std::to_string(in_flight) +
+                                           (in_flight == 1 ? " group" : " groups") +
+                                           " of copies in flight (DEPBAR.LE SB0, " + std::to_string(in_flight) + ")");
+        if (copies == 0) {
             check.ok = false;
-            check.what += ", where three stages of step 08's tiles take " + std::to_string(needed);
+            check.what += ": the tiles are to be copied with cp.async (course::device::copy_async)";
+        } else if (in_flight < 1) {
+            check.ok = false;
+            check.what += ": with three stages the wait leaves the newest group in flight (copy_async_wait<1>)";
         }
     }
     return check;

@@ -8,6 +8,7 @@
 #include "course/check.h"
 #include "course/launches.h"
 #include "gpu_test.h"
+#include "sass_listing.h"
 #include "tracks/matmul/track.h"
 
 #include <algorithm>
@@ -29,21 +30,37 @@ inline constexpr Shape kTiledShape{512, 256, 384};
 // Step 06's float4 path: a kernel of its own (vector_loads<false>, as the
 // lesson builds it), launched for matrices on a 16-byte boundary at a shape
 // that is a multiple of every tile, while the same matrices one float past
-// the boundary take the checked path's kernel. The untouched starter (step
-// 05's solution) launches one kernel for both: it has no float4 path.
-inline StructureCheck check_float4_path(Launcher graded) {
+// the boundary take the checked path's kernel; and that kernel's machine code
+// (cuobjdump -sass of `library`, the static library built from the graded
+// kernel.cu) holds 16-byte global loads (LDG...128) and 16-byte shared-memory
+// reads (LDS...128), the step's float4 accesses. The untouched starter (step
+// 05's solution) launches one kernel for both: it has no float4 path. A
+// second kernel that still loads 4 bytes at a time has none either.
+inline StructureCheck check_float4_path(Launcher graded, const std::string& library) {
     Problem aligned(kTiledShape, 3), misaligned(kTiledShape, 3, course::Offsets{1, 1, 1});
     const course::LaunchRecord fast = course::record_launches(aligned.run(graded).launch);
     const course::LaunchRecord checked = course::record_launches(misaligned.run(graded).launch);
     if (fast.kernels.size() != 1 || checked.kernels.size() != 1)
         return {false, "the launcher launched " + std::to_string(fast.kernels.size()) + " and " +
                            std::to_string(checked.kernels.size()) + " kernels, not one"};
-    const bool separate = fast.kernels.front().function != checked.kernels.front().function;
-    return {separate,
-            separate ? std::string("matrices on a 16-byte boundary take a kernel of their own, the float4 path")
-                     : std::string("the launcher launches the same kernel for matrices on a 16-byte boundary and for "
-                                   "matrices one float past it: the float4 path is a kernel of its own "
-                                   "(vector_loads<false>, when fits_fast_path allows it), the checked path another")};
+    if (fast.kernels.front().function == checked.kernels.front().function)
+        return {false, "the launcher launches the same kernel for matrices on a 16-byte boundary and for matrices one "
+                       "float past it: the float4 path is a kernel of its own (vector_loads<false>, when "
+                       "fits_fast_path allows it), the checked path another"};
+    std::string name, why;
+    course::testing::KernelCode code;
+    if (!course::testing::launched_kernel_code(fast.kernels.front().function, COURSE_CUOBJDUMP, library, name, code,
+                                               why))
+        return {false, why};
+    const std::size_t loads = course::testing::count_lines_with(code.lines, {"LDG.", ".128"});
+    const std::size_t reads = course::testing::count_lines_with(code.lines, {"LDS.", ".128"});
+    const std::string seen = "matrices on a 16-byte boundary take a kernel of their own, " + name + ", whose machine " +
+                             "code holds " + std::to_string(loads) + " 16-byte global loads (LDG...128) and " +
+                             std::to_string(reads) + " 16-byte shared-memory reads (LDS...128)";
+    if (loads == 0 || reads == 0)
+        return {false, seen + ": the float4 path loads its tiles with load4 (one float4 per thread and matrix) and "
+                              "reads the fragments as float4s"};
+    return {true, seen};
 }
 
 // The shared memory per block of the kernels `launch` enqueues at

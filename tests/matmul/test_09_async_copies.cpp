@@ -19,10 +19,14 @@ TEST_CASE("step 09 keeps its partial sums in registers") {
     matmul::testing::check_registers_only(matmul::step09_async_copies_attributes());
 }
 
-TEST_CASE("step 09 keeps three stages of tiles: at least 1.5x the shared memory of step 08's two") {
+TEST_CASE("step 09 copies with cp.async and computes while copies are in flight (its machine code)") {
     // At a shape for each of the three kernels (tests/matmul/stages.h).
+    if (!matmul::testing::copies_are_asynchronous_here()) {
+        MESSAGE("this GPU (compute capability below 8.0) has no cp.async: the copies and stages are not checked");
+        return;
+    }
     const matmul::testing::StagesCheck check =
-        matmul::testing::check_three_stages(matmul::step09_async_copies, matmul::step08_warp_tiling);
+        matmul::testing::check_copies_in_flight(matmul::step09_async_copies, COURSE_GRADED_LIBRARY);
     MESSAGE(check.what);
     CHECK_MESSAGE(check.ok, check.what);
 }

@@ -1,10 +1,12 @@
 // The matmul track's checking logic, on the CPU: the tolerance rule, the
-// references, the sample, the command line. No GPU needed.
+// references, the sample, the command line, the reading of machine code for
+// step 09's grading. No GPU needed.
 #include "doctest_include.h"
 
 #include "course/check.h"
 #include "course/options.h"
 #include "course/random.h"
+#include "sass_text.h"
 #include "tracks/matmul/track.h"
 
 #include <algorithm>
@@ -228,4 +230,45 @@ TEST_CASE("grids: ceil-divided, and an error past 65535 blocks in y") {
     CHECK(grid.z == 1);
     CHECK(matmul::grid_for(65535 * 8, 32, 65535 * 8, 8).y == 65535);
     CHECK_THROWS_AS(matmul::grid_for(1, 32, 65535 * 8 + 1, 8), course::Error);
+}
+
+TEST_CASE("step 09's check reads a kernel's cp.async copies and waits from cuobjdump's listing") {
+    // Made up in cuobjdump -sass's form (tests/matmul/stages.h reads it): a
+    // pipeline of three stages waits with DEPBAR.LE SB0, 0x1 (cp.async.wait_group 1),
+    // one of two with 0x0; the same kernel's code for two architectures counts
+    // together, another kernel's not at all.
+    const std::string listing =
+        "\tcode for sm_80\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_114three_stagesEv\n"
+        "        /*0100*/                   LDGSTS.E.BYPASS.LTC128B.128 [R3], desc[UR4][R4.64] ;\n"
+        "        /*0110*/                   LDGDEPBAR ;\n"
+        "        /*0120*/                   DEPBAR.LE SB0, 0x1 ;\n"
+        "\tcode for sm_90\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_114three_stagesEv\n"
+        "        /*0100*/                   LDGSTS.E.BYPASS.LTC128B.128 [R3], desc[UR4][R4.64] ;\n"
+        "        /*0120*/                   DEPBAR.LE SB0, 0x1 ;\n"
+        "        /*0130*/                   DEPBAR.LE SB0, 0x0 ;\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_110two_stagesEv\n"
+        "        /*0100*/                   LDGSTS.E.LTC128B [R3], desc[UR4][R4.64] ;\n"
+        "        /*0120*/                   DEPBAR.LE SB0, 0x0 ;\n"
+        "\t\tFunction : _ZN12_GLOBAL__N_18registerEv\n"
+        "        /*0100*/                   LDG.E.128 R4, desc[UR4][R2.64] ;\n"
+        "        /*0110*/                   STS.128 [R3], R4 ;\n";
+    const auto three = course::testing::kernel_code(listing, "_ZN12_GLOBAL__N_114three_stagesEv");
+    CHECK(three.found);
+    CHECK(course::testing::count_lines_with(three.lines, {"LDGSTS"}) == 2);
+    CHECK(course::testing::count_lines_with(three.lines, {"LDGSTS", ".128"}) == 2);
+    CHECK(course::testing::most_copy_groups_left_in_flight(three.lines) == 1);
+    const auto two = course::testing::kernel_code(listing, "_ZN12_GLOBAL__N_110two_stagesEv");
+    CHECK(course::testing::count_lines_with(two.lines, {"LDGSTS"}) == 1);
+    CHECK(course::testing::count_lines_with(two.lines, {"LDGSTS", ".128"}) == 0);
+    CHECK(course::testing::most_copy_groups_left_in_flight(two.lines) == 0);
+    const auto registers = course::testing::kernel_code(listing, "_ZN12_GLOBAL__N_18registerEv");
+    CHECK(course::testing::count_lines_with(registers.lines, {"LDGSTS"}) == 0);
+    CHECK(course::testing::count_lines_with(registers.lines, {"LDG.", ".128"}) == 1);
+    CHECK(course::testing::most_copy_groups_left_in_flight(registers.lines) == -1);
+    const auto missing = course::testing::kernel_code(listing, "_Z7missingv");
+    CHECK_FALSE(missing.found);
+    CHECK(missing.functions == "_ZN12_GLOBAL__N_114three_stagesEv, _ZN12_GLOBAL__N_110two_stagesEv, "
+                               "_ZN12_GLOBAL__N_18registerEv");
 }

@@ -45,9 +45,9 @@ TEST_CASE("step 08's warp-tile check fails step 07's solution (the starter) and 
 }
 
 TEST_CASE("step 06's float4-path check fails step 05's solution (the starter) and passes step 06's") {
-    const auto starter = matmul::testing::check_float4_path(matmul::step05_2d_blocking);
+    const auto starter = matmul::testing::check_float4_path(matmul::step05_2d_blocking, MATMUL_SOLUTION_05_LIBRARY);
     MESSAGE("starter: ", starter.what);
     CHECK_FALSE(starter.ok);
-    const auto solution = matmul::testing::check_float4_path(matmul::step06_vector_loads);
+    const auto solution = matmul::testing::check_float4_path(matmul::step06_vector_loads, MATMUL_SOLUTION_06_LIBRARY);
     CHECK_MESSAGE(solution.ok, solution.what);
 }
