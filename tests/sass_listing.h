@@ -1,8 +1,11 @@
 // Reading a graded kernel's machine code: its mangled name and cuobjdump's
-// listing of the static library built from its kernel.cu. For the grading
-// checks that look for instructions (hgemm steps 07 and 08: tests/hgemm/
-// structure.h) or count them (pipeline step 09: tests/pipeline/helpers.cpp),
-// and one kernel's code from it (launched_kernel_code).
+// listing of the static library built from its kernel.cu, and the launched
+// kernel's code from it (launched_kernel_code). For the grading checks that
+// look for instructions or count them: basics 02 and matmul 06 (16-byte
+// loads), matmul 09 (cp.async and its waits: tests/matmul/stages.h), hgemm
+// 06 to 09 (TMA copies, wgmma, setmaxnreg: tests/hgemm/structure.h) and
+// pipeline 09 (its loop's rows: tests/pipeline/helpers.cpp). Naming the
+// kernel takes cudaFuncGetName, CUDA 12.3 or later.
 #pragma once
 
 #include "sass_text.h"

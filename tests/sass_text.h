@@ -56,8 +56,10 @@ inline std::string function_names(const std::vector<SassFunction>& functions) {
 }
 
 // The code of one kernel in a listing: the lines of every function of its
-// mangled name (one per architecture the file holds code for, in order), and
-// every function's name, for a message where the kernel has none.
+// mangled name (one per architecture the file holds code for, in order, all
+// together: a build for several architectures counts an instruction once per
+// architecture, and finds it where any of them has it), and every function's
+// name, for a message where the kernel has none.
 struct KernelCode {
     bool found = false;
     std::vector<std::string> lines;
@@ -76,8 +78,8 @@ inline KernelCode kernel_code(const std::string& listing, const std::string& ker
     return code;
 }
 
-// How many of `lines` hold every one of `parts` ("LDG", ".128": the 16-byte
-// global loads).
+// How many of `lines` hold every one of `parts` ("LDG.", ".128": the 16-byte
+// global loads; "LDG" alone would count LDGSTS and LDGDEPBAR too).
 inline std::size_t count_lines_with(const std::vector<std::string>& lines,
                                     std::initializer_list<std::string_view> parts) {
     return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [&](const std::string& line) {

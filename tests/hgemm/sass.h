@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <string>
-#include <vector>
 
 namespace hgemm::testing {
 

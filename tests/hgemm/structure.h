@@ -148,11 +148,13 @@ inline StructureCheck check_stages(Launcher launch) {
 // grid.x; each warp computes at least 64 x 64 outputs (step 04: 64 x 32), and
 // the shared memory is a whole number of packed 16-term slabs of the block's
 // tiles, (BM + BN) x 16 halves each, at least four of them (two stages of 32
-// terms), give or take kAlignmentSlack bytes: padded rows, as in step 04,
-// leave a remainder of 16 bytes or more per row of a tile (7,680 bytes with
-// step 04's tiles), while a kernel that rounds its dynamic shared memory up
-// to a 128- or 1024-byte boundary, as swizzled layouts often do, leaves at
-// most 1,024.
+// terms), with at most kAlignmentSlack bytes over: room for a kernel that
+// rounds its dynamic shared memory up to a 128- or 1024-byte boundary, as
+// swizzled layouts often do. Padded rows, as in step 04, leave 16 bytes or
+// more per row of a tile (7,680 bytes over with step 04's tiles); padding
+// that happens to come within the slack (16 bytes on each of 64 rows of B
+// alone: 1,024) or to add a whole slab passes this check, and is left to the
+// race.
 inline StructureCheck check_packed_warp_tiles(Launcher launch) {
     const Shape shape{1024, 1024, 256};
     const course::LaunchRecord record = launches_at(launch, shape);
@@ -172,7 +174,7 @@ inline StructureCheck check_packed_warp_tiles(Launcher launch) {
                     std::to_string(per_warp) + " outputs per warp (at least 64 x 64 = 4096), and " +
                     std::to_string(bytes / slab) + " packed 16-term slabs of " + std::to_string(slab) + " bytes with " +
                     std::to_string(bytes % slab) + " bytes over (a whole number, at least 4, with at most " +
-                    std::to_string(kAlignmentSlack) + " bytes over for alignment; padded rows leave more)"};
+                    std::to_string(kAlignmentSlack) + " bytes over, room to align the tiles)"};
 }
 
 // The machine code of `kernel`, launched at `shape`, from `library`

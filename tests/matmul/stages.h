@@ -1,11 +1,10 @@
 // Step 09's idea seen without a clock, for its grading test and for the
 // grading's self-test (tests/matmul/test_stages_plants.cpp), which shows the
-// check failing the untouched starter (step 08's solution) and a pipeline of
-// cp.async copies in two stages (a plant). A race in a pipeline of copies
+// check failing the untouched starter (step 08's solution) and step 09's
+// solution built with two stages (a plant). A race in a pipeline of copies
 // need not show in the results, and the speed rule alone would grade the
-// stages by a clock, so the copies and the stages are read from the kernel's
-// machine code: cp.async compiles to LDGSTS, and cp.async.wait_group N to
-// DEPBAR.LE SB0, N.
+// copies by a clock, so they are read from the kernel's machine code:
+// cp.async compiles to LDGSTS, and cp.async.wait_group N to DEPBAR.LE SB0, N.
 #pragma once
 
 #include "course/launches.h"
@@ -27,26 +26,37 @@ struct StagesCheck {
 // (4-byte copies of B).
 inline const std::vector<Shape> kStageShapes = {{512, 256, 384}, {200, 100, 60}, {127, 65, 129}};
 
-// cp.async exists from compute capability 8.0 on; below it (Turing) the
-// course's copies load and store at once (course/async_copy.cuh), so there is
-// no LDGSTS to find. True where the test's GPU has cp.async.
-inline bool copies_are_asynchronous_here() {
-    int device = 0, major = 0;
-    return cudaGetDevice(&device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 8;
+// Whether the kernel `launch` enqueues at kStageShapes' first shape runs code
+// for compute capability 8.0 or later, which has cp.async (the grading's
+// self-test has nothing to show on a Turing-only build).
+inline bool built_with_async_copies(Launcher launch) {
+    Problem problem(kStageShapes.front(), 920);
+    const course::LaunchRecord record = course::record_launches(problem.run(launch).launch);
+    cudaFuncAttributes attributes{};
+    return record.kernels.size() == 1 &&
+           cudaFuncGetAttributes(&attributes, record.kernels.front().function) == cudaSuccess &&
+           attributes.binaryVersion >= 80;
 }
 
-// Copies with cp.async, computing while copies are in flight: at every shape
-// of kStageShapes the one kernel launched (read from the launch captured
-// without running it) has cp.async copies (LDGSTS) in its machine code
-// (cuobjdump -sass of `library`, the static library built from the graded
-// kernel.cu), and a wait that leaves at least one group of copies in flight
+// Copies with cp.async, and a wait that leaves a group of them in flight: at
+// every shape of kStageShapes the one kernel launched (read from the launch
+// captured without running it) has cp.async copies (LDGSTS) in its machine
+// code (cuobjdump -sass of `library`, the static library built from the
+// graded kernel.cu), and a wait that leaves at least one group in flight
 // (DEPBAR.LE SB0 with a count of 1 or more). In the README's phase (wait,
-// barrier, copy tile t + stages - 1, compute tile t), the wait leaves
-// stages - 2 groups in flight: 1 with three stages, 0 with two. What the
-// shared memory holds is not counted: any tiles pass (the sweep's faster
-// 64 x 128 x 16 configuration in three stages takes less than step 08's
-// reference tiles in two).
+// barrier, copy tile t + stages - 1, compute tile t) the wait leaves
+// stages - 2 groups: 1 with three stages, 0 with two, which the plant shows.
+// The stages themselves are not counted: two stages that copy the next tile
+// before the wait (and pass a second barrier after computing) also wait with
+// 1 and pass; and no count of shared memory tells three stages from two
+// without failing tiles the course's own sweep runs (three stages of 64 x 128
+// x 16 take 37,632 bytes, four of 128 x 128 x 8 take 33,280, as much as step
+// 08's two stages).
+//
+// A kernel built for code below compute capability 8.0 (a Turing-only
+// gpu_arch) has no cp.async to find: the course's copies load and store at
+// once there (course/async_copy.cuh), so that kernel is not checked, and the
+// check says so.
 inline StagesCheck check_copies_in_flight(Launcher graded, const std::string& library) {
     StagesCheck check{true, ""};
     for (const Shape& shape : kStageShapes) {
@@ -55,6 +65,16 @@ inline StagesCheck check_copies_in_flight(Launcher graded, const std::string& li
         if (mine.kernels.size() != 1)
             return {false, "at " + shape.describe() + " the launcher launched " + std::to_string(mine.kernels.size()) +
                                " kernels, not one"};
+        if (!check.what.empty()) check.what += "; ";
+        cudaFuncAttributes attributes{};
+        if (cudaFuncGetAttributes(&attributes, mine.kernels.front().function) == cudaSuccess &&
+            attributes.binaryVersion < 80) {
+            check.what += "at " + shape.describe() + " the kernel runs code for compute capability " +
+                          std::to_string(attributes.binaryVersion / 10) + "." +
+                          std::to_string(attributes.binaryVersion % 10) +
+                          ", which has no cp.async: its copies are not checked";
+            continue;
+        }
         std::string name, why;
         course::testing::KernelCode code;
         if (!course::testing::launched_kernel_code(mine.kernels.front().function, COURSE_CUOBJDUMP, library, name, code,
@@ -62,7 +82,6 @@ inline StagesCheck check_copies_in_flight(Launcher graded, const std::string& li
             return {false, "at " + shape.describe() + ": " + why};
         const std::size_t copies = course::testing::count_lines_with(code.lines, {"LDGSTS"});
         const long in_flight = course::testing::most_copy_groups_left_in_flight(code.lines);
-        if (!check.what.empty()) check.what += "; ";
         check.what += "at " + shape.describe() + " the kernel's machine code has " + std::to_string(copies) +
                       " cp.async copies (LDGSTS) and " +
                       (in_flight < 0 ? std::string("no wait for them (DEPBAR.LE SB0)")

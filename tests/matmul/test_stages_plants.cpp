@@ -2,9 +2,9 @@
 // (tests/matmul/stages.h) must fail the untouched starter, step 08's
 // solution (its tiles go through registers: no cp.async), and a plant, step
 // 09's solution built with two stages (tests/matmul/meson.build: cp.async,
-// but each phase waits for every copy it issued), and pass step 09's
-// solution. A change that loosens the check so far that the starter or the
-// plant passes fails here.
+// but its wait, before it copies the next tile, is for every copy issued so
+// far), and pass step 09's solution. A change that loosens the check so far
+// that the starter or the plant passes fails here.
 #include "doctest_include.h"
 #include "matmul/stages.h"
 
@@ -14,8 +14,9 @@ decltype(::matmul::step09_async_copies) step09_async_copies;
 }
 
 TEST_CASE("step 09's copies check fails step 08's solution (the starter) and two stages, and passes step 09's") {
-    if (!matmul::testing::copies_are_asynchronous_here()) {
-        MESSAGE("this GPU (compute capability below 8.0) has no cp.async: nothing to check");
+    if (!matmul::testing::built_with_async_copies(matmul::step09_async_copies)) {
+        MESSAGE(
+            "step 09's kernels run code for a compute capability below 8.0, which has no cp.async: nothing to show");
         return;
     }
     const auto starter =
