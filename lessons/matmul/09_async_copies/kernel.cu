@@ -210,10 +210,11 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocks)
 // The launcher for any Tiles: the fast path when the shape and the pointers
 // allow 16-byte accesses everywhere, the checked path otherwise.
 // TODO(step 09): for each of the three kernels: course::allow_dynamic_shared(
-// kernel, T::kSharedBytes), then launch it with T::kSharedBytes of dynamic
-// shared memory (the third launch parameter). Aligned rows: N % 4 == 0 and
-// course::aligned16(B). And once, first thing:
-// matmul::note_if_copies_synchronously(fast kernel, "matmul step 09").
+// p, T::kSharedBytes) with p = reinterpret_cast<const void*>(kernel), then
+// launch it with T::kSharedBytes of dynamic shared memory (the third launch
+// parameter). Aligned rows: N % 4 == 0 and course::aligned16(B). And once,
+// first thing: matmul::note_if_copies_synchronously(p of the fast kernel,
+// "matmul step 09").
 template <typename T>
 void launch_warp_tiled(const float* A, const float* B, float* C, int M, int N, int K, cudaStream_t stream) {
     const dim3 grid = matmul::grid_for(N, T::BN, M, T::BM);
