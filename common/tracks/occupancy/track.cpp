@@ -159,11 +159,11 @@ SmLimits limits_of(int ordinal) {
     sm.reserved_shared_per_block =
         static_cast<std::size_t>(attribute(cudaDevAttrReservedSharedMemoryPerBlock, ordinal));
     // What no attribute reports, from NVIDIA's occupancy rules for Volta and
-    // later (the CUDA toolkit's cuda_occupancy.h, and the CUDA C++
-    // Programming Guide's table of technical specifications): registers go
-    // to warps in units of 256, from four partitions of the register file (one
-    // per warp scheduler); a thread addresses at most 255 registers; shared
-    // memory is allocated in units of 128 bytes from sm_80 on, 256 before.
+    // later: registers go to warps in units of 256, from four partitions of
+    // the register file (one per warp scheduler), and shared memory is
+    // allocated in units of 128 bytes from sm_80 on, 256 before (the CUDA
+    // toolkit's cuda_occupancy.h); a thread addresses at most 255 registers
+    // (the CUDA C++ Programming Guide's table of technical specifications).
     const int major = attribute(cudaDevAttrComputeCapabilityMajor, ordinal);
     sm.max_registers_per_thread = 255;
     sm.register_allocation_unit = 256;
