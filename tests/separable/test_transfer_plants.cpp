@@ -42,8 +42,8 @@ TEST_CASE("step 08's solution passes both") {
 
 // Not run by default: prints the graph of step 08's job as its reference
 // solution enqueues it (a 64 x 48 image, 7 taps, 6 chunks on 3 streams) as a
-// Mermaid flowchart, the graph lessons/separable/08_overlapped_transfers/README.md
-// shows:
+// Mermaid flowchart, the graph lessons/separable/NOTES.md shows (step 08's
+// README links to it):
 //   build/tests/separable/separable-transfer-plants --no-skip --test-case="step 08's graph*"
 TEST_CASE("step 08's graph, as Mermaid" * doctest::skip()) {
     std::fputs(transfer_graph(separable::step08_overlapped_transfers, 64, 48, 7, 6, 3).c_str(), stdout);
