@@ -103,7 +103,7 @@ __device__ inline void copy_8_halves(__half* dst, const __half* __restrict__ X, 
 // bytes of zeros, nothing read) when the piece lies outside X; since cols is
 // then a multiple of 8 too, a piece is wholly inside or wholly outside. The
 // copy lands at a later copy_async_wait. Otherwise (rows that are not 16-byte
-// aligned) the halves are loaded one by one and stored at once, as in
+// aligned) the halves are loaded and stored one by one, synchronously, as in
 // copy_8_halves: the checked path, correct in any pipeline whose barrier
 // follows the store.
 __device__ inline void copy_8_halves_async(__half* dst, const __half* __restrict__ X, int row, int col, int rows,
