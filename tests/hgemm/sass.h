@@ -23,12 +23,9 @@ struct SassCounts {
     std::string functions;       // every kernel of the listing, comma-separated
 };
 
-// Counts the instructions of `kernel` (its mangled name) in `listing`, the
-// output of cuobjdump -sass: each kernel's code starts at a line
-// "Function : <name>", once per architecture the file holds code for, and
-// runs to the next such line.
-inline SassCounts count_tensor_instructions(const std::string& listing, const std::string& kernel) {
-    const course::testing::KernelCode code = course::testing::kernel_code(listing, kernel);
+// Counts the instructions of one kernel's code (course::testing::kernel_code:
+// its lines for every architecture the file holds code for, together).
+inline SassCounts count_tensor_instructions(const course::testing::KernelCode& code) {
     SassCounts counts;
     counts.found = code.found;
     counts.functions = code.functions;
@@ -37,6 +34,12 @@ inline SassCounts count_tensor_instructions(const std::string& listing, const st
     counts.setmaxnreg = course::testing::count_lines_with(code.lines, {"USETMAXREG"});
     counts.utmaldg = course::testing::count_lines_with(code.lines, {"UTMALDG"});
     return counts;
+}
+
+// The same, read from `listing`, the output of cuobjdump -sass, for the
+// kernel of mangled name `kernel`.
+inline SassCounts count_tensor_instructions(const std::string& listing, const std::string& kernel) {
+    return count_tensor_instructions(course::testing::kernel_code(listing, kernel));
 }
 
 }  // namespace hgemm::testing

@@ -178,24 +178,18 @@ inline StructureCheck check_packed_warp_tiles(Launcher launch) {
 }
 
 // The machine code of `kernel`, launched at `shape`, from `library`
-// (cuobjdump -sass): false and why in `failure` where it cannot be read;
-// `name` is set to its mangled name.
+// (cuobjdump -sass, read by course::testing::launched_kernel_code): false and
+// why in `failure` where it cannot be read; `name` is set to its mangled name.
 inline bool sass_of_kernel(const course::KernelLaunch& kernel, Shape shape, const std::string& library,
                            const std::string& cuobjdump, SassCounts& counts, std::string& name,
                            StructureCheck& failure) {
-    std::string listing, why;
-    if (!course::testing::kernel_name(kernel.function, name, why) ||
-        !course::testing::sass_listing(cuobjdump, library, listing, why)) {
-        failure = {false, why};
+    course::testing::KernelCode code;
+    std::string why;
+    if (!course::testing::launched_kernel_code(kernel.function, cuobjdump, library, name, code, why)) {
+        failure = {false, "at " + shape.describe() + ": " + why};
         return false;
     }
-    counts = count_tensor_instructions(listing, name);
-    if (!counts.found) {
-        failure = {false, "the kernel launched at " + shape.describe() + ", " + name + ", has no machine code in " +
-                              library +
-                              ", whose kernels are: " + (counts.functions.empty() ? "none" : counts.functions)};
-        return false;
-    }
+    counts = count_tensor_instructions(code);
     return true;
 }
 

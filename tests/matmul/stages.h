@@ -26,16 +26,21 @@ struct StagesCheck {
 // (4-byte copies of B).
 inline const std::vector<Shape> kStageShapes = {{512, 256, 384}, {200, 100, 60}, {127, 65, 129}};
 
+// The compute capability, times 10, of the code the kernel `function` runs
+// (cudaFuncAttributes::binaryVersion: 75 on a Turing-only build), or -1
+// where the runtime cannot say.
+inline int code_version(const void* function) {
+    cudaFuncAttributes attributes{};
+    return cudaFuncGetAttributes(&attributes, function) == cudaSuccess ? attributes.binaryVersion : -1;
+}
+
 // Whether the kernel `launch` enqueues at kStageShapes' first shape runs code
 // for compute capability 8.0 or later, which has cp.async (the grading's
 // self-test has nothing to show on a Turing-only build).
 inline bool built_with_async_copies(Launcher launch) {
     Problem problem(kStageShapes.front(), 920);
     const course::LaunchRecord record = course::record_launches(problem.run(launch).launch);
-    cudaFuncAttributes attributes{};
-    return record.kernels.size() == 1 &&
-           cudaFuncGetAttributes(&attributes, record.kernels.front().function) == cudaSuccess &&
-           attributes.binaryVersion >= 80;
+    return record.kernels.size() == 1 && code_version(record.kernels.front().function) >= 80;
 }
 
 // Copies with cp.async, and a wait that leaves a group of them in flight: at
@@ -66,12 +71,10 @@ inline StagesCheck check_copies_in_flight(Launcher graded, const std::string& li
             return {false, "at " + shape.describe() + " the launcher launched " + std::to_string(mine.kernels.size()) +
                                " kernels, not one"};
         if (!check.what.empty()) check.what += "; ";
-        cudaFuncAttributes attributes{};
-        if (cudaFuncGetAttributes(&attributes, mine.kernels.front().function) == cudaSuccess &&
-            attributes.binaryVersion < 80) {
+        const int version = code_version(mine.kernels.front().function);
+        if (version >= 0 && version < 80) {
             check.what += "at " + shape.describe() + " the kernel runs code for compute capability " +
-                          std::to_string(attributes.binaryVersion / 10) + "." +
-                          std::to_string(attributes.binaryVersion % 10) +
+                          std::to_string(version / 10) + "." + std::to_string(version % 10) +
                           ", which has no cp.async: its copies are not checked";
             continue;
         }
