@@ -33,7 +33,7 @@ TEST_CASE("step 09 is exact at every grading size and pitch, the border included
     testing::check_every_shape(kStep);
 }
 
-TEST_CASE("step 09 walks strips of whole 12-row turns, in registers") {
+TEST_CASE("step 09 walks strips of 24 rows, in registers") {
     testing::check_register_kernel(
         kStep, kReference, "step 06's strips keep everything in registers",
         "index the rows loaded ahead, the rings and the windows with constants only (slots t % kAhead, t % 4 and t % 3 "
