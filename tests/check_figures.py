@@ -131,6 +131,13 @@ Each figure must be one of:
    committed, `ncu` entries are accepted as listed. An export must be of its README's command
    as the README writes it now (the export's first line): one measured with a command since
    changed, or for a command the README no longer has, fails.
+   A why that quotes committed data names the file beside the numbers it takes from it
+   ("68,356,120 warp instructions (h200/ncu/pipeline-09-2.csv)", "(h200/ncu/matmul-07-2.csv,
+   matmul-08-2.csv)", "(... and -1.csv)"): each count with thousands separators, whole number of
+   five digits or more and decimal of three places or more between the file and the place named
+   before it (after the last `;`, `:` or `=`, before which numbers are derived) must be in one of
+   the files it names at the precision written, and the files must be committed: a why, and the
+   figure computed from it, cannot go stale when the data are measured again.
 
 A figure equal to a threshold of tests/speed_verdict.h (`inline constexpr double ... = 0.85;`) is
 the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast"); not the
@@ -546,6 +553,90 @@ def load_list():
                              "got %r" % (LIST, number, ", ".join(REASONS), line))
         entries.setdefault((parts[0], parts[1]), [number, parts[2], 0])
     return entries
+
+
+# A listed entry's why that quotes committed data names the file beside the numbers it takes from
+# it: "68,356,120 warp instructions (h200/ncu/pipeline-09-2.csv)", "0.063728 ms
+# (h200/pipeline-8192.json)", "167,802,012 in h200/ncu/matmul-04-2.csv". A parenthesis may name
+# several files, the later ones by their name alone, in the first one's folder
+# ("(h200/ncu/matmul-07-2.csv, matmul-08-2.csv)"), or by a new ending ("(h200/ncu/pipeline-09-2.csv
+# and -1.csv)").
+DATA_FILE = re.compile(r"(?:slides/data/)?\b(h100|h200)/((?:ncu/)?[a-z0-9-]+\.(?:csv|json|txt))")
+SIBLING_FILE = re.compile(r"(?<![\w/.-])(-?[a-z0-9][a-z0-9-]*\.(?:csv|json|txt))\b|(?<![\w/.])(-\d+\.csv)\b")
+# The numbers a why quotes from data rather than derives: counts with thousands separators, whole
+# numbers of five digits or more, decimals of three places or more (not 1.50 or 66.9)
+QUOTED = re.compile(r"(?<![\w.,^/-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{3,}|\d{5,}(?:\.\d+)?)(?![\w.,]*\d)")
+DATA_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_data_numbers = {}
+
+
+def data_numbers(path):
+    """Every number in a committed data file (commas grouping thousands or not), as floats."""
+    if path not in _data_numbers:
+        _data_numbers[path] = [float(m.replace(",", "")) for m in DATA_NUMBER.findall(path.read_text(errors="replace"))
+                               if m.replace(",", "").lstrip("-")]
+    return _data_numbers[path]
+
+
+def quoted_data(why):
+    """(the numbers quoted, the files they are quoted from) for each place a why names committed
+    data: the numbers between the place before (or the why's start) and this one, after its last
+    `;`, `:` or `=` (what comes before those is said of something else, or derived)."""
+    groups = []
+    start = 0
+    refs = list(DATA_FILE.finditer(why))
+    i = 0
+    while i < len(refs):
+        ref = refs[i]
+        opened, closed = why.rfind("(", 0, ref.start()), why.find(")", ref.end())
+        inside = opened > why.rfind(")", 0, ref.start()) and closed >= 0
+        begin, end = (opened, closed + 1) if inside else (ref.start(), ref.end())
+        folder = ref.group(1) + "/" + ref.group(2).rsplit("/", 1)[0] + "/" if "/" in ref.group(2) else ref.group(1) + "/"
+        files = [ref.group(1) + "/" + ref.group(2)]
+        while i + 1 < len(refs) and refs[i + 1].start() < end:
+            i += 1
+            files.append(refs[i].group(1) + "/" + refs[i].group(2))
+        if inside:
+            rest = DATA_FILE.sub(" ", why[ref.end():closed])
+            for name, ending in SIBLING_FILE.findall(rest):
+                sibling = name or ending
+                if sibling.startswith("-"):
+                    last = files[-1]
+                    files.append(last[: last.rfind("-")] + sibling)
+                else:
+                    files.append(folder + sibling)
+        segment = why[start:begin]
+        cut = max(segment.rfind(";"), segment.rfind(":"), segment.rfind("="))
+        groups.append((QUOTED.findall(segment[cut + 1:]), files))
+        start = end
+        i += 1
+    return groups
+
+
+def check_listed_data(listed, problems):
+    """Each number a listed entry's why quotes from a committed data file is in one of the files
+    it names there, at the precision written (a why goes stale with the data it quotes); a file
+    named that is not committed fails. Returns how many numbers were found."""
+    found = 0
+    for (rel, token), (number, why, _) in sorted(listed.items(), key=lambda item: item[1][0]):
+        for numbers, files in quoted_data(why):
+            paths = [ROOT / "slides" / "data" / f for f in files]
+            missing = [f for f, path in zip(files, paths) if not path.is_file()]
+            if missing:
+                problems.append("%s:%d: %s | %s: the why names slides/data/%s, which is not committed"
+                                % (LIST.name, number, rel, token, ", ".join(missing)))
+                continue
+            values = [v for path in paths for v in data_numbers(path)]
+            for quoted in numbers:
+                decimals = len(quoted.split(".")[1]) if "." in quoted else 0
+                shown = float(quoted.replace(",", ""))
+                if any(abs(round(v, decimals) - shown) < 10 ** -(decimals + 3) for v in values):
+                    found += 1
+                else:
+                    problems.append("%s:%d: %s | %s: the why quotes %s from %s, which does not hold it: correct "
+                                    "the why (and the figure, if it is computed from it) from the file"
+                                    % (LIST.name, number, rel, token, quoted, ", ".join(files)))
+    return found
 
 
 def ladder_blocks(lines):
@@ -1744,6 +1835,7 @@ def main():
                                        "" if swept is None else " nor in the sweep files its paragraph names"),
                                    LIST.name,
                                    line.strip()[:140]))
+    counts["listed data"] = check_listed_data(listed, problems)
     unneeded = set()
     for (rel, token), (number, why, seen) in sorted(listed.items()):
         if not seen:
@@ -1766,12 +1858,13 @@ def main():
           "two-GPU ladder table that are one rung's, %d cells of one-GPU \"step | 4096^3: ms\" ladder tables that are "
           "their step's field in the report of the GPU their sentence names, %d percentages before \"of the copy\" "
           "that are a row's, %d --profile figures named by their column that are that column's, %d figures "
-          "of a committed sweep's file that their paragraph names; %d problem(s)"
+          "of a committed sweep's file that their paragraph names, %d numbers that the list's whys quote from "
+          "committed data files, found there; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
              counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["step table"],
              counts["% of copy"],
-             counts["profile"], counts["sweep"], len(problems)))
+             counts["profile"], counts["sweep"], counts["listed data"], len(problems)))
     return 1 if problems else 0
 
 

@@ -27,7 +27,8 @@ cell by cell, its step's fields in the report of the GPU its introducing sentenc
 that is no step, a column of no known field, a dash for a value fail); and a figure of a
 paragraph that names a committed sweep's file of its GPU (slides/data/<gpu>/*.txt) may be one of
 that file's numbers with the same unit (thousands grouped by commas or not); a file named but not
-committed fails.
+committed fails; and a number that a listed entry's why quotes from a committed data file it names
+(one file or several in a parenthesis) must be in it, derived numbers before a `:` or `=` aside.
 """
 
 import importlib.util
@@ -127,7 +128,8 @@ class CheckFigures(unittest.TestCase):
                       "rung's, 0 cells of one-GPU \"step | 4096^3: ms\" ladder tables that are their step's field in "
                       "the report of the GPU their sentence names, 0 percentages before \"of the copy\" that are a "
                       "row's, 0 --profile figures named by their column that are that column's, 0 figures of a "
-                      "committed sweep's file that their paragraph names; 0 problem(s)", out)
+                      "committed sweep's file that their paragraph names, 0 numbers that the list's whys quote from "
+                      "committed data files, found there; 0 problem(s)", out)
 
     def test_a_rule_threshold_passes_as_the_rule_of_tests_speed_verdict_h(self):
         status, out = self.course(speed_rule=self.RULE, extra=self.GRADING)
@@ -710,6 +712,57 @@ class SweepFiles(unittest.TestCase):
         status, out = self.course("Grouped, 0.618x of NPP (`h200/demo-swep.txt`).")
         self.assertEqual(status, 1, out)
         self.assertIn("names slides/data/h200/demo-swep.txt, which is not committed", out)
+
+
+class ListedData(unittest.TestCase):
+    # A listed entry's why that quotes numbers from committed data names the file beside them; each
+    # such number must be in the file (or in one of the files its parenthesis names), so that a
+    # why, and the figure computed from it, cannot go stale when the data are measured again.
+    FILES = {"slides/data/h200/demo-a.txt": "inst 68,356,120\ntime 0.0637281 ms\n",
+             "slides/data/h200/demo-b.txt": "inst 83206320\n"}
+    TEXT = "Step 02 issues 1.02 warp instructions a pixel."
+
+    def course(self, why):
+        files = dict(self.FILES)
+        files["tests/figures_not_in_reports.txt"] = "lessons/demo/02_two/README.md | 1.02 | computed: %s\n" % why
+        return lesson_course(self, self.TEXT, SIZE_REPORT, files)
+
+    def test_a_number_the_file_holds_passes(self):
+        status, out = self.course("68,356,120 warp instructions (h200/demo-a.txt) / 8192^2 pixels = 1.0186")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 numbers that the list's whys quote from committed data files", out)
+        # at the precision written, and in a sentence that names the file without a parenthesis
+        status, out = self.course("the copy's 0.063728 ms in slides/data/h200/demo-a.txt")
+        self.assertEqual(status, 0, out)
+
+    def test_a_number_the_file_lacks_fails(self):
+        status, out = self.course("68,356,121 warp instructions (h200/demo-a.txt) / 8192^2 pixels = 1.0186")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the why quotes 68,356,121 from h200/demo-a.txt, which does not hold it", out)
+
+    def test_a_parenthesis_may_name_several_files(self):
+        for why in ("1 - 68,356,120 / 83,206,320 warp instructions (h200/demo-a.txt and -b.txt)",
+                    "1 - 68,356,120 / 83,206,320 warp instructions (h200/demo-a.txt, demo-b.txt)"):
+            status, out = self.course(why)
+            self.assertEqual(status, 0, out)
+            self.assertIn("2 numbers that the list's whys quote", out)
+        # each number in one of them; one in neither fails
+        status, out = self.course("1 - 68,356,120 / 83,206,321 warp instructions (h200/demo-a.txt and -b.txt)")
+        self.assertEqual(status, 1, out)
+        self.assertIn("quotes 83,206,321 from h200/demo-a.txt, h200/demo-b.txt", out)
+
+    def test_what_comes_before_a_colon_or_an_equals_sign_is_not_quoted(self):
+        # 129,462 and 0.0796 are derived; only the number just before the file is the file's
+        status, out = self.course("over 0.0796 ms: 68,356,120 warp instructions (h200/demo-a.txt)")
+        self.assertEqual(status, 0, out)
+        status, out = self.course("129,462 cycles = 68,356,120 warp instructions (h200/demo-a.txt) / 528")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 numbers that the list's whys quote", out)
+
+    def test_a_file_not_committed_fails(self):
+        status, out = self.course("68,356,120 warp instructions (h200/demo-c.txt)")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the why names slides/data/h200/demo-c.txt, which is not committed", out)
 
 
 class SizeTables(unittest.TestCase):
