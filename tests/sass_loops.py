@@ -20,7 +20,9 @@ how many of them do the work. Python 3 standard library only; needs cuobjdump (t
 toolkit) unless the listing comes on standard input.
 """
 import collections
+import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -118,8 +120,19 @@ def main(argv):
     if source == "-":
         listing = sys.stdin.read()
     else:
-        listing = subprocess.run(["cuobjdump", "-sass", source], check=True, capture_output=True,
-                                 text=True).stdout
+        # cuobjdump comes with the CUDA toolkit, beside nvcc (where the build looks for it too)
+        nvcc = shutil.which("nvcc")
+        cuobjdump = shutil.which("cuobjdump") or (nvcc and shutil.which("cuobjdump", path=os.path.dirname(nvcc)))
+        if not cuobjdump:
+            print("cuobjdump not found: it comes with the CUDA toolkit, beside nvcc; put it on the PATH, or pipe "
+                  "a listing in: cuobjdump -sass %s | python3 tests/sass_loops.py - %s" % (source, kernel),
+                  file=sys.stderr)
+            return 2
+        run = subprocess.run([cuobjdump, "-sass", source], capture_output=True, text=True)
+        if run.returncode != 0:
+            print("cuobjdump -sass %s failed: %s" % (source, run.stderr.strip()), file=sys.stderr)
+            return 1
+        listing = run.stdout
     if report(listing, kernel, minimum) == 0:
         print("no function whose name contains %s" % kernel, file=sys.stderr)
         return 1

@@ -23,6 +23,13 @@ struct UsageError : Error {
     using Error::Error;
 };
 
+// No GPU to run on (no driver, or no device): a program prints why and exits
+// 77, the status Meson counts as skipped, so that `meson test --benchmark`
+// on a machine without a GPU skips the ladders as the GPU tests skip.
+struct NoGpuError : Error {
+    using Error::Error;
+};
+
 // A CUDA runtime call that did not return cudaSuccess.
 struct CudaError : Error {
     CudaError(cudaError_t code, const std::string& message) : Error(message), code(code) {}

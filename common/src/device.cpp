@@ -104,7 +104,7 @@ bool gpu_available(std::string* why) {
 
 DeviceInfo open_device(int ordinal) {
     std::string why;
-    if (!gpu_available(&why)) throw Error(why);
+    if (!gpu_available(&why)) throw NoGpuError(why);
     int count = 0;
     CUDA_CHECK(cudaGetDeviceCount(&count));
     if (ordinal < 0 || ordinal >= count)

@@ -36,7 +36,8 @@ Harness make_harness(const Options& options) {
 }
 
 // Runs `body`, turning every failure into one line on stderr and an exit
-// code: 2 for a usage mistake, 1 for anything else.
+// code: 2 for a usage mistake, 77 where there is no GPU (Meson's "skipped"),
+// 1 for anything else.
 template <typename Body>
 int guarded(const std::string& program, Body&& body) {
     try {
@@ -44,6 +45,9 @@ int guarded(const std::string& program, Body&& body) {
     } catch (const UsageError& error) {
         std::fprintf(stderr, "%s: %s\n", program.c_str(), error.what());
         return 2;
+    } catch (const NoGpuError& error) {
+        std::fprintf(stderr, "%s: error: %s\n", program.c_str(), error.what());
+        return 77;
     } catch (const std::exception& error) {
         std::fprintf(stderr, "%s: error: %s\n", program.c_str(), error.what());
         return 1;

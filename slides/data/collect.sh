@@ -67,7 +67,7 @@ mkdir -p "$scratch/data" "$scratch/charts"
 failed=0
 
 # figure NAME ARGS...: course-ladders ARGS --format json > SCRATCH/data/NAME.json.
-# course-ladders exits 1 when a check fails (or when there is no GPU) and may
+# course-ladders exits 1 when a check fails (77 when there is no GPU) and may
 # still print a report: it is kept in the scratch folder, never committed.
 figure() {
     local name=$1
