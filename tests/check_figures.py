@@ -140,7 +140,9 @@ Each figure must be one of:
    figure computed from it, cannot go stale when the data are measured again.
 
 A figure equal to a threshold of tests/speed_verdict.h (`inline constexpr double ... = 0.85;`) is
-the grading rule, not a measurement, and passes anywhere ("at least 0.85x as fast"); not the
+the grading rule, not a measurement, and passes where its words say so ("at least 0.85x as
+fast", "the minimum is 0.85", "at most 1/0.85 of its time": RULE_CONTEXT); elsewhere, in a
+ladder's table or a sentence of measurements, it is checked like any figure; not the
 reference's largest spread (kMaxReferenceSpread), which texts write as a percentage ("50%"), so
 that a measured 0.5 is still checked.
 
@@ -211,6 +213,13 @@ RULE_CONSTANT = re.compile(r"^\s*inline\s+constexpr\s+double\s+(\w+)\s*=\s*(\d+\
 # Thresholds that texts write as a percentage ("more than 50%"), never as the constant: exempting
 # their value (0.5) would let any measured 0.5 pass unchecked.
 PERCENT_CONSTANTS = {"kMaxReferenceSpread"}
+
+
+# Where a threshold's value is the rule, not a measurement: its words around it ("at least 0.85x as
+# fast", the words before it on the line above too, "the minimum is 0.85", "at most 1/0.85 of its
+# time"). The same value in a ladder's table
+# or a sentence of measurements ("step 02 at 0.85x") is a figure like any other.
+RULE_CONTEXT = re.compile(r"\bat\s+(?:least|most)\b|\bminimum\b|\bmaximum\b|\bthreshold|\brule\b|1/0\.", re.I)
 
 
 def rule_constants():
@@ -1697,7 +1706,8 @@ def main():
                                            LIST.name, line.strip()[:140]))
             asides = gpu_parts(line)
             for token, position in figures_at(line):
-                if token in rules:
+                before = (lines[index - 1][-60:] + " " if index and position < 60 else "") + line[max(0, position - 60):]
+                if token in rules and RULE_CONTEXT.search(before[: len(before) - len(line) + position + len(token) + 30]):
                     counts["rule"] += 1
                     continue
                 decimals = len(token.split(".")[1])

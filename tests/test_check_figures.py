@@ -14,7 +14,8 @@ its row of one step that step's values (in a lesson's README, a row that names a
 lesson's step: an export's value that matches by chance fails there); so does a parenthesis "(H100: ...)", and in a track's
 text it quotes the same metric as the other GPU's figure beside it; an `ncu` entry of a track's
 text is unneeded only where an export of a lesson its paragraph names holds it; a race figure in a
-Grading section fails, unless it is in the starters table or a threshold of tests/speed_verdict.h; in
+Grading section fails, unless it is in the starters table or a threshold of tests/speed_verdict.h
+worded as the rule ("at least 0.85x", the line before included; a measured 0.85x is a figure); in
 README.md, a row naming a track takes its figures from that track's reports alone, and after a
 report's name from that report: another track's figure fails there, even one of four digits; and
 in a section whose first sentence names one GPU ("NVIDIA H200 ..."), a figure outside the other
@@ -136,6 +137,15 @@ class CheckFigures(unittest.TestCase):
         self.assertEqual(status, 0, out)
         # without the header's constant, the same 0.85 is a figure no report holds
         status, out = self.course(extra=self.GRADING)
+        self.assertEqual(status, 1, out)
+        self.assertIn("0.85 is in no report", out)
+
+    def test_a_threshold_in_a_sentence_of_measurements_is_a_figure(self):
+        # the rule's value passes where its words say it is the rule, the line before included ...
+        status, out = self.course(speed_rule=self.RULE, extra="\nYour kernel must run at\nleast 0.85x as fast.\n")
+        self.assertEqual(status, 0, out)
+        # ... and is checked like any figure where it reads as a measurement
+        status, out = self.course(speed_rule=self.RULE, extra="\nThe starter ran at 0.85x of the reference.\n")
         self.assertEqual(status, 1, out)
         self.assertIn("0.85 is in no report", out)
 
