@@ -140,9 +140,9 @@ Each figure must be one of:
    figure computed from it, cannot go stale when the data are measured again.
 
 A figure equal to a threshold of tests/speed_verdict.h (`inline constexpr double ... = 0.85;`) is
-the grading rule, not a measurement, and passes where its words say so ("at least 0.85x as
-fast", "the minimum is 0.85", "at most 1/0.85 of its time": RULE_CONTEXT); elsewhere, in a
-ladder's table or a sentence of measurements, it is checked like any figure; not the
+the grading rule, not a measurement, and passes where the words before it say so ("at least
+0.85x as fast", "the minimum is 0.85": RULE_CONTEXT; in a table, in its own cell); elsewhere, in
+a ladder's table or a sentence of measurements, it is checked like any figure; not the
 reference's largest spread (kMaxReferenceSpread), which texts write as a percentage ("50%"), so
 that a measured 0.5 is still checked.
 
@@ -215,11 +215,11 @@ RULE_CONSTANT = re.compile(r"^\s*inline\s+constexpr\s+double\s+(\w+)\s*=\s*(\d+\
 PERCENT_CONSTANTS = {"kMaxReferenceSpread"}
 
 
-# Where a threshold's value is the rule, not a measurement: its words around it ("at least 0.85x as
-# fast", the words before it on the line above too, "the minimum is 0.85", "at most 1/0.85 of its
-# time"). The same value in a ladder's table
+# Where a threshold's value is the rule, not a measurement: the words before it say so ("at least
+# 0.85x as fast", "the minimum is 0.85"), on its line or at the end of the line above; in a table,
+# in its own cell. The same value in a ladder's table
 # or a sentence of measurements ("step 02 at 0.85x") is a figure like any other.
-RULE_CONTEXT = re.compile(r"\bat\s+(?:least|most)\b|\bminimum\b|\bmaximum\b|\bthreshold|\brule\b|1/0\.", re.I)
+RULE_CONTEXT = re.compile(r"\bat\s+(?:least|most)\b|\bminimum\b|\bmaximum\b|\bthreshold|\brule\b", re.I)
 
 
 def rule_constants():
@@ -571,55 +571,60 @@ def load_list():
 # ("(h200/ncu/matmul-07-2.csv, matmul-08-2.csv)"), or by a new ending ("(h200/ncu/pipeline-09-2.csv
 # and -1.csv)").
 DATA_FILE = re.compile(r"(?:slides/data/)?\b(h100|h200)/((?:ncu/)?[a-z0-9-]+\.(?:csv|json|txt))")
-SIBLING_FILE = re.compile(r"(?<![\w/.-])(-?[a-z0-9][a-z0-9-]*\.(?:csv|json|txt))\b|(?<![\w/.])(-\d+\.csv)\b")
+# In a parenthesis, each file in turn: a full one, or a name or an ending taken against the one
+# named just before it
+NAMED_FILE = re.compile(r"(?:slides/data/)?\b(h100|h200)/((?:ncu/)?[a-z0-9-]+\.(?:csv|json|txt))|"
+                        r"(?<![\w/.-])(-?[a-z0-9][a-z0-9-]*\.(?:csv|json|txt))\b")
 # The numbers a why quotes from data rather than derives: counts with thousands separators, whole
-# numbers of five digits or more, decimals of three places or more (not 1.50 or 66.9)
-QUOTED = re.compile(r"(?<![\w.,^/-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d{3,}|\d{5,}(?:\.\d+)?)(?![\w.,]*\d)")
-DATA_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+# numbers of five digits or more, decimals of four digits before the point (3352.3) or of three
+# places or more (not 1.50 or 66.9)
+QUOTED = re.compile(r"(?<![\w.,^/-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{4,}\.\d+|\d+\.\d{3,}|\d{5,})(?![\w.,]*\d)")
+DATA_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _data_numbers = {}
 
 
 def data_numbers(path):
-    """Every number in a committed data file (commas grouping thousands or not), as floats."""
+    """Every number in a committed data file (thousands grouped by commas or not), as floats."""
     if path not in _data_numbers:
-        _data_numbers[path] = [float(m.replace(",", "")) for m in DATA_NUMBER.findall(path.read_text(errors="replace"))
-                               if m.replace(",", "").lstrip("-")]
+        _data_numbers[path] = [float(m.replace(",", "")) for m in DATA_NUMBER.findall(path.read_text(errors="replace"))]
     return _data_numbers[path]
+
+
+def after_last_break(text):
+    """What follows the last `;`, `:` or `=` of a text: what comes before them is said of something
+    else, or derived."""
+    return text[max(text.rfind(";"), text.rfind(":"), text.rfind("=")) + 1:]
 
 
 def quoted_data(why):
     """(the numbers quoted, the files they are quoted from) for each place a why names committed
-    data: the numbers between the place before (or the why's start) and this one, after its last
-    `;`, `:` or `=` (what comes before those is said of something else, or derived)."""
+    data: a file, or a parenthesis that names one or more. The numbers are those between the place
+    before (or the why's start) and the first file named, after the last `;`, `:` or `=`; of a
+    parenthesis, those before it and those in it before its first file."""
     groups = []
-    start = 0
-    refs = list(DATA_FILE.finditer(why))
-    i = 0
-    while i < len(refs):
-        ref = refs[i]
+    start = position = 0
+    while True:
+        ref = DATA_FILE.search(why, position)
+        if ref is None:
+            return groups
         opened, closed = why.rfind("(", 0, ref.start()), why.find(")", ref.end())
-        inside = opened > why.rfind(")", 0, ref.start()) and closed >= 0
-        begin, end = (opened, closed + 1) if inside else (ref.start(), ref.end())
-        folder = ref.group(1) + "/" + ref.group(2).rsplit("/", 1)[0] + "/" if "/" in ref.group(2) else ref.group(1) + "/"
-        files = [ref.group(1) + "/" + ref.group(2)]
-        while i + 1 < len(refs) and refs[i + 1].start() < end:
-            i += 1
-            files.append(refs[i].group(1) + "/" + refs[i].group(2))
-        if inside:
-            rest = DATA_FILE.sub(" ", why[ref.end():closed])
-            for name, ending in SIBLING_FILE.findall(rest):
-                sibling = name or ending
-                if sibling.startswith("-"):
-                    last = files[-1]
-                    files.append(last[: last.rfind("-")] + sibling)
+        if opened > why.rfind(")", 0, ref.start()) and closed >= 0:
+            files = []
+            for named in NAMED_FILE.finditer(why, ref.start(), closed):
+                if named.group(1):
+                    files.append(named.group(1) + "/" + named.group(2))
+                elif named.group(3).startswith("-"):
+                    files.append(files[-1][: files[-1].rfind("-")] + named.group(3))
                 else:
-                    files.append(folder + sibling)
-        segment = why[start:begin]
-        cut = max(segment.rfind(";"), segment.rfind(":"), segment.rfind("="))
-        groups.append((QUOTED.findall(segment[cut + 1:]), files))
-        start = end
-        i += 1
-    return groups
+                    files.append(files[-1].rsplit("/", 1)[0] + "/" + named.group(3))
+            text = after_last_break(why[start:opened]) + " " + after_last_break(why[opened + 1:ref.start()])
+            end = closed + 1
+        else:
+            files = [ref.group(1) + "/" + ref.group(2)]
+            text = after_last_break(why[start:ref.start()])
+            end = ref.end()
+        groups.append((QUOTED.findall(text), files))
+        start = position = end
 
 
 def check_listed_data(listed, problems):
@@ -632,8 +637,9 @@ def check_listed_data(listed, problems):
             paths = [ROOT / "slides" / "data" / f for f in files]
             missing = [f for f, path in zip(files, paths) if not path.is_file()]
             if missing:
-                problems.append("%s:%d: %s | %s: the why names slides/data/%s, which is not committed"
-                                % (LIST.name, number, rel, token, ", ".join(missing)))
+                problems.append("%s:%d: %s | %s: the why names %s, which %s not committed"
+                                % (LIST.name, number, rel, token, ", ".join("slides/data/" + f for f in missing),
+                                   "is" if len(missing) == 1 else "are"))
                 continue
             values = [v for path in paths for v in data_numbers(path)]
             for quoted in numbers:
@@ -1706,8 +1712,11 @@ def main():
                                            LIST.name, line.strip()[:140]))
             asides = gpu_parts(line)
             for token, position in figures_at(line):
-                before = (lines[index - 1][-60:] + " " if index and position < 60 else "") + line[max(0, position - 60):]
-                if token in rules and RULE_CONTEXT.search(before[: len(before) - len(line) + position + len(token) + 30]):
+                if line.lstrip().startswith("|"):
+                    before = line[line.rfind("|", 0, position) + 1:position]
+                else:
+                    before = (lines[index - 1][-60:] + " " if index and position < 60 else "") + line[:position][-60:]
+                if token in rules and RULE_CONTEXT.search(before):
                     counts["rule"] += 1
                     continue
                 decimals = len(token.split(".")[1])

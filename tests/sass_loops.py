@@ -120,13 +120,18 @@ def main(argv):
     if source == "-":
         listing = sys.stdin.read()
     else:
-        # cuobjdump comes with the CUDA toolkit, beside nvcc (where the build looks for it too)
+        # cuobjdump comes with the CUDA toolkit, beside nvcc (where the build looks for it too):
+        # on the PATH, in the folder nvcc really is in (the PATH's may be a link), or the toolkit's
         nvcc = shutil.which("nvcc")
-        cuobjdump = shutil.which("cuobjdump") or (nvcc and shutil.which("cuobjdump", path=os.path.dirname(nvcc)))
+        folders = [os.path.dirname(os.path.realpath(nvcc))] if nvcc else []
+        folders += [os.path.join(os.environ[v], "bin") for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
+        folders.append("/usr/local/cuda/bin")
+        cuobjdump = shutil.which("cuobjdump") or next(
+            (found for found in (shutil.which("cuobjdump", path=f) for f in folders) if found), None)
         if not cuobjdump:
-            print("cuobjdump not found: it comes with the CUDA toolkit, beside nvcc; put it on the PATH, or pipe "
-                  "a listing in: cuobjdump -sass %s | python3 tests/sass_loops.py - %s" % (source, kernel),
-                  file=sys.stderr)
+            print("cuobjdump not found (on the PATH, beside nvcc, in /usr/local/cuda/bin): it comes with the CUDA "
+                  "toolkit; install the toolkit's cuobjdump, or read a listing made elsewhere with "
+                  "`python3 tests/sass_loops.py - %s < listing.txt`" % kernel, file=sys.stderr)
             return 2
         run = subprocess.run([cuobjdump, "-sass", source], capture_output=True, text=True)
         if run.returncode != 0:

@@ -148,6 +148,12 @@ class CheckFigures(unittest.TestCase):
         status, out = self.course(speed_rule=self.RULE, extra="\nThe starter ran at 0.85x of the reference.\n")
         self.assertEqual(status, 1, out)
         self.assertIn("0.85 is in no report", out)
+        # the rule's words after it, or in a table's header, do not make a measured value the rule
+        for extra in ("\nThe starter measured 0.85x, under the rule.\n",
+                      "\n| step | must run at least |\n| --- | ---: |\n| 02 | 0.85x |\n"):
+            status, out = self.course(speed_rule=self.RULE, extra=extra)
+            self.assertEqual(status, 1, out)
+            self.assertIn("0.85 is in no report", out)
 
     def test_the_spread_threshold_exempts_no_figure(self):
         # kMaxReferenceSpread is written "50%" in texts: a 0.5 is a measurement like any other
@@ -768,6 +774,20 @@ class ListedData(unittest.TestCase):
         status, out = self.course("129,462 cycles = 68,356,120 warp instructions (h200/demo-a.txt) / 528")
         self.assertEqual(status, 0, out)
         self.assertIn("1 numbers that the list's whys quote", out)
+
+    def test_a_number_inside_the_parenthesis_is_quoted_too(self):
+        status, out = self.course("8.4 / (4 x 1.50 a warp FMA: 68,356,120 in h200/demo-a.txt over 268,435,456)")
+        self.assertEqual(status, 0, out)
+        self.assertIn("1 numbers that the list's whys quote", out)
+        status, out = self.course("8.4 / (4 x 1.50 a warp FMA: 68,356,999 in h200/demo-a.txt over 268,435,456)")
+        self.assertEqual(status, 1, out)
+        self.assertIn("quotes 68,356,999 from h200/demo-a.txt", out)
+
+    def test_a_name_is_taken_against_the_file_named_just_before_it(self):
+        # demo-b.txt after an h100 file is the H100's, which is not committed
+        status, out = self.course("68,356,120 / 83,206,320 (h200/demo-a.txt, h100/demo-c.txt, demo-b.txt)")
+        self.assertEqual(status, 1, out)
+        self.assertIn("the why names slides/data/h100/demo-c.txt, slides/data/h100/demo-b.txt, which are not committed", out)
 
     def test_a_file_not_committed_fails(self):
         status, out = self.course("68,356,120 warp instructions (h200/demo-c.txt)")

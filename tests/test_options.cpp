@@ -149,7 +149,7 @@ TEST_CASE("the course program refuses a track option that no chosen track takes"
     CHECK(run({"beta", "--taps", "7"}) == 2);  // a usage error
     CHECK(run({"beta", "--taps=7"}) == 2);
     // Taken by a chosen track (or by every track, none named): not a usage
-    // error (0 with a GPU, 1 where there is none).
+    // error (0 with a GPU, 77 where there is none).
     CHECK(run({"alpha", "--taps", "7"}) != 2);
     CHECK(run({"alpha", "beta", "--taps", "7"}) != 2);
     CHECK(run({"--taps", "7"}) != 2);

@@ -107,9 +107,9 @@ int lesson_main(int argc, char** argv, const Track& track, int student_step, con
         }
         if (!track.uses_images) reject_image_options(options, "the " + track.name + " track uses no images");
         if (track.validate) track.validate(options);
-        if (options.profile) require_ncu();
-
+        // The GPU first: without one, the program says so (exit 77) whatever else is missing.
         Harness harness = make_harness(options);
+        if (options.profile) require_ncu();
         Report report{harness.device, {}, {}};
         run_track(track, TrackRun{options, harness, student_step}, report);
         // The run under ncu prints nothing (ncu's log is what is read back),
@@ -183,9 +183,9 @@ int course_main(int argc, char** argv, const std::vector<Track>& tracks) {
         if (!any_images) reject_image_options(options, "none of the chosen tracks uses images");
         for (const Track* track : chosen)
             if (track->validate) track->validate(options);
-        if (options.profile) require_ncu();
-
+        // The GPU first: without one, the program says so (exit 77) whatever else is missing.
         Harness harness = make_harness(options);
+        if (options.profile) require_ncu();
         Report report{harness.device, {}, {}};
         for (const Track* track : chosen) run_track(*track, TrackRun{options, harness, 0}, report);
         if (harness.profile_pass) return ranges_done(program, harness, options);
