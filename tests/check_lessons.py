@@ -79,6 +79,14 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     the run leaves a row that no grading would print: run the grading again
     (`tests/check-grading --starters --write-readmes --suite TRACK` on a GPU).
 
+ 8. Links. Every relative markdown link and image of the texts rule 6 reads (outside code) names
+    a file or folder of the course, and an anchor after it (`NOTES.md#the-square-root`, or
+    `#grading` in the same text) names a heading of that markdown file, as GitHub makes its
+    anchors (lower case, punctuation but `-` and `_` dropped, spaces to `-`, `-1`, `-2` after a
+    repeated heading). A folder with an anchor (`02_coalesced/#...`) names its README.md instead:
+    only GitHub's folder page shows the README there. So a renamed file or heading leaves no link
+    that leads nowhere.
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -460,6 +468,70 @@ def course_texts():
     return [t for t in texts if os.path.exists(os.path.join(ROOT, t))]
 
 
+# Rule 8: the texts' links.
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def prose_lines(text):
+    """(line number, line) of a markdown text outside fenced code, inline code spans blanked."""
+    inside = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line):
+            inside = not inside
+            continue
+        if not inside:
+            yield number, re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
+
+
+def heading_anchors(path):
+    """The anchors GitHub gives the headings of a markdown file."""
+    anchors, seen = set(), {}
+    for _, line in prose_lines(read(path)):
+        m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if not m:
+            continue
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", m.group(1)).strip().lower()
+        slug = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        anchors.add(slug if count == 0 else "%s-%d" % (slug, count))
+    return anchors
+
+
+def check_links(texts):
+    """Rule 8. Returns (problems, links checked)."""
+    problems, checked, cache = [], 0, {}
+    for rel in texts:
+        # the text outside code, its lines kept in place (a link's text may wrap across lines)
+        numbered = dict(prose_lines(read(rel)))
+        prose = "\n".join(numbered.get(n, "") for n in range(1, read(rel).count("\n") + 2))
+        for m in LINK.finditer(prose):
+            number = prose.count("\n", 0, m.start()) + 1
+            target = m.group(1)
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+                continue  # https:, mailto:
+            checked += 1
+            path, _, anchor = target.partition("#")
+            where = "%s:%d: the link %s" % (rel, number, target)
+            resolved = os.path.normpath(os.path.join(os.path.dirname(rel), path)) if path else rel
+            full = os.path.join(ROOT, resolved)
+            if resolved.startswith("..") or not os.path.exists(full):
+                problems.append("%s names %s, which is no file or folder of the course (rule 8)" % (where, resolved))
+                continue
+            if not anchor:
+                continue
+            if os.path.isdir(full):
+                problems.append("%s names a folder with an anchor: name its README.md (%s/README.md#%s), as "
+                                "only GitHub's folder page shows it (rule 8)" % (where, path.rstrip("/"), anchor))
+            elif resolved.endswith(".md"):
+                if resolved not in cache:
+                    cache[resolved] = heading_anchors(resolved)
+                if anchor not in cache[resolved]:
+                    problems.append("%s: %s has no heading whose anchor is #%s (rule 8)" % (where, resolved, anchor))
+    return problems, checked
+
+
 def check_test_commands(track_steps):
     """Rule 6: every `meson test` command of the texts names setups, suites and tests that exist,
     and every `meson compile -C build TARGET` and build/lessons/..., build/tests/... program the
@@ -792,6 +864,8 @@ def main():
     track_problems += command_problems
     starter_problems, starter_cells = check_starters_tables(track_steps)
     track_problems += starter_problems
+    link_problems, links = check_links(course_texts())
+    track_problems += link_problems
     for p in track_problems:
         print("FAIL " + p)
     if not list_problems:
@@ -803,6 +877,9 @@ def main():
     if not command_problems:
         print("texts: %d meson test commands, each naming setups, suites and tests the build defines, and %d "
               "build targets and programs, each one the build makes (rule 6)" % commands)
+    if not link_problems:
+        print("links: %d relative links and images of the texts, each to a file or folder of the course, each "
+              "anchor to a heading of its file (rule 8)" % links)
     if not starter_problems:
         print("starters tables: %d test cases named, each one its step's grading test defines (rule 7)" % starter_cells)
     if not track_problems:
