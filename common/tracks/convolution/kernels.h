@@ -139,9 +139,9 @@ bool rows_aligned(const Params& params, int bytes);
 // The stride, in 4-byte words, between the rows of a shared-memory tile
 // whose rows need at least `words` words, for blocks `block_width` threads
 // wide (step 09). It is a multiple of 4, so rows stay 16-byte
-// aligned; and when the block is narrower than a warp, so that one warp
-// reads 32 / block_width rows at once, each row starts block_width banks
-// after the one before: the rows a warp reads together fall on different
+// aligned; and when block_width is 4, 8 or 16 (narrower than a warp and a
+// divisor of 32, so that one warp reads 32 / block_width rows at once), each
+// row starts block_width banks after the one before: the rows a warp reads together fall on different
 // banks. (A 16-wide block's tile rows of 72 words would start 8 banks apart,
 // and the warp's two half-rows would share 8 banks; 80 words put them 16
 // apart.) The talk pads a 16-wide tile to 17 columns for the same reason.

@@ -37,7 +37,8 @@ using Attributes = cudaFuncAttributes (*)();
 // for the GPU and shape at hand. One configuration, as the track's sweep of
 // them shows it and as its grading test runs it alone:
 struct TileConfig {
-    std::string name;                 // "128 x 128 x 16, 3 stages, 256 threads"
+    // "128 x 128 x 16, warps 32 x 64, lanes 8 x 8, 3 stages, A transposed, 256 threads"
+    std::string name;
     int threads = 0;                  // per block
     std::size_t shared_bytes = 0;     // dynamic shared memory per block
     Launcher launch = nullptr;        // this configuration alone, any shape

@@ -16,7 +16,7 @@ namespace occupancy {
 namespace {
 
 // Holds kHeld values in registers from the start to the end (where `guard`,
-// always 0, would fold them into out[0]), as step 03's kernel does; with
+// always 0, would fold them into out[blockIdx.x]), as step 03's kernel does; with
 // kStaticShared > 0, also a static shared array of that many bytes.
 template <int kHeld, int kStaticShared>
 __device__ void probe_body(unsigned* out, unsigned guard) {

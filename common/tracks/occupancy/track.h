@@ -80,7 +80,7 @@ int api_active_blocks(const void* kernel, int threads, std::size_t dynamic_share
 // try a calculator on (tracks/occupancy/probes.cu). One of them has opted in
 // to the device's largest dynamic shared memory per block.
 struct Probe {
-    std::string name;  // "held 64", "launch bounds 256x4, held 64", "static 20000 B"
+    std::string name;  // "held 64", "launch bounds 256x4, held 96", "static 20000 B"
     const void* kernel;
     cudaFuncAttributes attributes;
 };

@@ -25,7 +25,7 @@
 //              -2 0 2            0  0  0
 //              -1 0 1           -1 -2 -1
 //     and the magnitude sqrt(Gx^2 + Gy^2) rounded to the nearest integer,
-//     capped at 255 (it can reach 1443). sqrt(s) of a whole number s is never
+//     capped at 255 (it can reach 1140). sqrt(s) of a whole number s is never
 //     exactly halfway between two integers, so "nearest" is unambiguous.
 //
 // The border, the same at every stage: a stage that reads a pixel outside

@@ -23,8 +23,9 @@ namespace reduction {
 // Every step's launcher: *sum = in[0] + ... + in[n-1] (device pointers).
 // `scratch` is device memory for partial sums and counters,
 // scratch_elements(n) long longs. The harness zeroes it once, before a step's
-// first launch, and never again: before every later call it writes new inputs
-// into `in` and poisons *sum, and resets nothing else. A launcher that keeps a
+// first launch, and never again: before each checked call it writes new
+// inputs into `in` and poisons *sum (the timed launches follow one another
+// with neither), and resets nothing else. A launcher that keeps a
 // counter there must leave it at zero when it finishes, ready for its next
 // launch.
 using Launcher = void (*)(const int* in, std::size_t n, long long* sum, long long* scratch, cudaStream_t stream);
@@ -43,7 +44,7 @@ inline namespace COURSE_KERNEL_COPY {
 
 // Scratch for any step: the partial sums of every pass (n / 64 + n / 64^2 +
 // ... < n / 32 when every block sums at least 64 values; the solutions' blocks
-// sum 256 or 512) plus a few per pass for rounding up, and counters.
+// sum 256 values or more) plus a few per pass for rounding up, and counters.
 inline std::size_t scratch_elements(std::size_t n) { return n / 32 + 1024; }
 
 // --- Reducing level by level, as Harris did -----------------------------

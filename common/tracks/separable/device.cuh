@@ -1,6 +1,6 @@
 // Device helpers of the separable track, introduced by step 06 (several
 // outputs per thread, the window in registers, 16-byte loads) and used again
-// by step 07. Included by the kernel.cu files only (it needs nvcc).
+// by steps 07 and 08. Included by the kernel.cu files only (it needs nvcc).
 //
 //   filter_weights      the filter in __constant__ memory (as in steps 02-05)
 //   upload_filter       copies params.weights there, on the stream
@@ -9,7 +9,8 @@
 //   row_filter4         the row pass at x..x+3 of one row, its window of
 //                       taps + 3 pixels read once, as float4s
 //   row_filter4_fixed   the same with the filter's length known at compile
-//                       time (step 07): every loop unrolled, no checks left
+//                       time (steps 07, 08): every loop unrolled, no tap-range
+//                       checks left
 #pragma once
 
 #include "course/check.h"
@@ -23,7 +24,8 @@ namespace separable::device {
 
 // One bank per kernel.cu that includes this header (without relocatable
 // device code every file's kernels have their own constant memory), filled
-// by that file's launcher through upload_filter.
+// by that file's launcher: through upload_filter in step 06; steps 07 and 08
+// upload a zero-padded copy of their own.
 namespace {
 __constant__ float filter_weights[kMaxTaps];
 }  // namespace
@@ -102,7 +104,8 @@ __device__ __forceinline__ float4 row_filter4(const float* __restrict__ row, int
 // row_filter4 for a filter of exactly kTaps taps. The window's offset from
 // an aligned float4 and the number of float4s are then constants, every loop
 // unrolls, every window index is known to the compiler, and what is left is
-// kGroups loads and 4 * kTaps fused multiply-adds, with no bounds checks.
+// kGroups loads and 4 * kTaps fused multiply-adds, with no tap-range checks
+// (load4 still tests each group against the row's ends).
 template <int kTaps, bool kVector>
 __device__ __forceinline__ float4 row_filter4_fixed(const float* __restrict__ row, int x, int width) {
     constexpr int kRadius = kTaps / 2;

@@ -41,8 +41,9 @@
 namespace sobel {
 
 // The rule above, for one pixel's eight neighbours: the slides'
-// ComputeSobel, with scale 1. Every step and the CPU reference call it (or,
-// in step 05, compute the same sums in another order).
+// ComputeSobel, with scale 1. Steps 02 to 04 and the CPU reference call it;
+// step 01 computes the two gradients separately (its twelve reads), step 05
+// the same sums in another order.
 __host__ __device__ inline std::uint8_t edge_magnitude(int ul, int um, int ur, int ml, int mr, int ll, int lm, int lr) {
     const int horz = ur + 2 * mr + lr - ul - 2 * ml - ll;
     const int vert = ul + 2 * um + ur - ll - 2 * lm - lr;

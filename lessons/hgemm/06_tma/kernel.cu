@@ -371,8 +371,9 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_tma(const __half* __restric
             if (last_step && t + 1 < tiles) {
                 // The next fragments are tile t + 1's first: wait for it. This
                 // thread's copies of it have landed, then everyone's; and
-                // every warp has loaded its last fragments of tile t - 1 (in
-                // the k-step before), so its stage may be refilled after this.
+                // every warp has loaded its last fragments of tile t (in the
+                // k-step before), so tile t's stage may be refilled after this
+                // (at ks == 0 of tile t + 1).
                 stage = stage + 1 == T::kStages ? 0 : stage + 1;
                 // TODO(step 06): wait on tile t + 1's barrier (parity (t + 1) /
                 // kStages % 2); keep the __syncthreads: it frees tile t - 1's stage.

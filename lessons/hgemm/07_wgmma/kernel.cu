@@ -306,8 +306,8 @@ __global__ void __launch_bounds__(kThreads, 1) hgemm_wgmma(const __grid_constant
             if (last_step && t + 1 < tiles) {
                 // The next fragments are tile t + 1's first: wait for its
                 // bytes. The barrier then says that every warp has loaded its
-                // last fragments of tile t - 1 (in the k-step before), so its
-                // stage may be refilled after this.
+                // last fragments of tile t (in the k-step before), so tile t's
+                // stage may be refilled after this (at ks == 0 of tile t + 1).
                 stage = stage + 1 == kStages ? 0 : stage + 1;
                 wait_for_tile(t + 1);
                 __syncthreads();

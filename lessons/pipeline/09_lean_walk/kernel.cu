@@ -235,7 +235,9 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v9(Params p) {
             // TODO(step 09): without clamped rows, load through the lane's RGB
             // pointer and move it on by p.rgb_pitch (one 64-bit addition,
             // where at() works the row's address out again at every row).
-            load_row(t + kAhead, w, way);  // past the strip's last row this loads a row again: harmless
+            // Past the strip's last row this loads rows the strip does not need
+            // (inside the image, or the last row again when clamped): harmless.
+            load_row(t + kAhead, w, way);
             greys = greys_of_words(w0, w1, w2);
         } else {
             const std::uint8_t* rgb_row = p.rgb + at(0, image_row(t, way), p.rgb_pitch);

@@ -20,7 +20,8 @@ constexpr int kThreadsPerBlock = 256;
 
 __global__ void vector_add(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                            std::size_t n) {
-    // size_t, not int: blockIdx.x * blockDim.x overflows 32 bits past 2^31 elements.
+    // size_t, not int: an int index overflows past 2^31 elements (the unsigned
+    // product blockIdx.x * blockDim.x past 2^32).
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     // The grid is rounded up to whole blocks, so the last block can run past n.
     if (i < n) c[i] = a[i] + b[i];

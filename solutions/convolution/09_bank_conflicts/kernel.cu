@@ -85,7 +85,7 @@ __global__ void conflict_free(const convolution::Params p) {
             int sum[4] = {};
             for (int dy = 0; dy < kFilterSize; ++dy) {
                 for (int c = 0; c < kColumns; ++c) {
-                    const int pixel = window[dy * tile_pitch + c];  // the warp reads 32 consecutive words
+                    const int pixel = window[dy * tile_pitch + c];  // each block row's threads read consecutive words
                     for (int k = 0; k < 4; ++k)
                         if (c - k >= 0 && c - k < kFilterSize)
                             sum[k] += p.filter.weights[dy * kFilterSize + c - k] * pixel;

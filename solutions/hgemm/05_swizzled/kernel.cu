@@ -369,8 +369,9 @@ __global__ void __launch_bounds__(kThreads, 1)
             if (last_step && t + 1 < tiles) {
                 // The next fragments are tile t + 1's first: wait for it. This
                 // thread's copies of it have landed, then everyone's; and
-                // every warp has loaded its last fragments of tile t - 1 (in
-                // the k-step before), so its stage may be refilled after this.
+                // every warp has loaded its last fragments of tile t (in the
+                // k-step before), so tile t's stage may be refilled after this
+                // (at ks == 0 of tile t + 1).
                 stage = stage + 1 == T::kStages ? 0 : stage + 1;
                 copy_async_wait<T::kStages - 2>();
                 __syncthreads();

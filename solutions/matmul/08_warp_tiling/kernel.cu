@@ -1,6 +1,8 @@
 // Matmul, step 08: warp tiling, double-buffered.
 //
 // Two changes in one step; the README says how to measure each on its own.
+// The tiles are also 16 terms deep (BK = 16; step 07: 8), so each thread
+// moves two float4s of A's tile and two of B's per phase.
 //
 //  1. Warp tiling. In step 07 the 256 threads of a block are a 16 x 16 grid
 //     over the 128 x 128 tile, so a warp (32 consecutive threads) is two rows

@@ -5,9 +5,11 @@
 // or more independent loads per warp (instruction-level parallelism, ILP).
 // Step 05's kernel kept one load in flight per thread. This one loads kLoads
 // elements, a stride apart, before it uses any of them: kLoads loads in
-// flight per thread, so a quarter of the warps can move as many bytes at
-// once as all of them did. The sweep runs each kLoads at low occupancy
-// (2 blocks per SM, held there by shared memory) and at full occupancy.
+// flight per thread, so 1/kLoads of the warps can move as many bytes at
+// once as all of them did (a quarter with kLoads = 4: the low occupancy's 2
+// blocks of 8 warps, 16 of Hopper's 64). The sweep runs each kLoads at low
+// occupancy (2 blocks per SM, held there by shared memory) and at full
+// occupancy.
 #include "tracks/occupancy/device.cuh"
 #include "tracks/occupancy/kernels.h"
 

@@ -200,8 +200,9 @@ __global__ void __launch_bounds__(32 * kWarps) fused_v7(Params p, bool aligned) 
         s.hi.push(sums.hi, slot);
         if (t < 2 * kRadius) return;
 
-        // Blurred row by = gy - 3, its high bytes packed into one word; the
-        // row below the image is the last row again (the Sobel's border).
+        // Blurred row by = (ys - kHalo + t) - 3, 3 rows above grey row t, its
+        // high bytes packed into one word; the row below the image is the last
+        // row again (the Sobel's border).
         const int by = ys - kHalo + t - kRadius;
         unsigned blurred = __byte_perm(s.lo.blur, s.hi.blur, 0x7531);
         if (by >= p.height) blurred = s.last_blurred;

@@ -239,7 +239,9 @@ __global__ void __launch_bounds__(32 * kWarps, kMinBlocks) fused_v8(Params p) {
         if constexpr (kWords) {
             unsigned(&w)[3] = s.ahead[slot % kAhead];
             const unsigned w0 = w[0], w1 = w[1], w2 = w[2];
-            load_row(t + kAhead, w, way);  // past the strip's last row this loads a row again: harmless
+            // Past the strip's last row this loads rows the strip does not need
+            // (inside the image, or the last row again when clamped): harmless.
+            load_row(t + kAhead, w, way);
             greys = greys_of_words(w0, w1, w2);
         } else {
             const std::uint8_t* rgb_row = p.rgb + at(0, image_row(t, way), p.rgb_pitch);

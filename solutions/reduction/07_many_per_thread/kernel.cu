@@ -1,13 +1,14 @@
 // Reduction, step 07: many elements per thread.
 //
-// Up to step 06 the grid grows with n: one block per 512 values, each thread
-// adding two of them before the tree. The tree, its barriers and the store of
-// a partial sum are paid again for every 512 values. Now the grid is fixed at
-// one wave (as many blocks as the GPU holds at once) and each thread first
-// walks the input with a grid-stride loop, adding into a register; only then
-// does the block's tree run, once. Harris: "algorithm cascading", many
-// sequential adds per thread and a tree only at the end, which also hides
-// memory latency (each thread has loads in flight back to back).
+// Up to step 06 the grid grows with n: from step 04 on, one block per 512
+// values, each thread adding two of them before the tree. The tree, its
+// barriers and the store of a partial sum are paid again for every 512 values.
+// Now the grid is at most one wave (as many blocks as the GPU holds at once)
+// and each thread first walks the input with a grid-stride loop, adding into
+// a register; only then does the block's tree run, once. Harris: "algorithm
+// cascading", many sequential adds per thread and a tree only at the end,
+// which also hides memory latency (each thread has loads in flight back to
+// back).
 #include "tracks/reduction/kernels.h"
 
 #include "course/launch_helpers.h"

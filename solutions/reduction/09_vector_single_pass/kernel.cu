@@ -109,7 +109,7 @@ __global__ void reduce_single_pass(const int* __restrict__ in, std::size_t n, lo
 void reduction::step09_vector_single_pass(const int* in, std::size_t n, long long* sum, long long* scratch,
                                           cudaStream_t stream) {
     if (n == 0) throw course::Error("reduction: n must be at least 1");
-    // One wave: as many blocks of the first pass's kernel as the GPU holds at
+    // One wave: as many blocks of reduce_single_pass as the GPU holds at
     // once (course/launch_helpers.h, met in basics 02), asked once per program.
     static const std::size_t one_wave = course::resident_blocks(reduce_single_pass<kThreads>, kThreads);
     // One block per 256 int4s at most, one wave at most, and never more
