@@ -573,8 +573,7 @@ def load_list():
 DATA_FILE = re.compile(r"(?:slides/data/)?\b(h100|h200)/((?:ncu/)?[a-z0-9-]+\.(?:csv|json|txt))")
 # In a parenthesis, each file in turn: a full one, or a name or an ending taken against the one
 # named just before it
-NAMED_FILE = re.compile(r"(?:slides/data/)?\b(h100|h200)/((?:ncu/)?[a-z0-9-]+\.(?:csv|json|txt))|"
-                        r"(?<![\w/.-])(-?[a-z0-9][a-z0-9-]*\.(?:csv|json|txt))\b")
+NAMED_FILE = re.compile(DATA_FILE.pattern + r"|(?<![\w/.-])(-?[a-z0-9][a-z0-9-]*\.(?:csv|json|txt))\b")
 # The numbers a why quotes from data rather than derives: counts with thousands separators, whole
 # numbers of five digits or more, decimals of four digits before the point (3352.3) or of three
 # places or more (not 1.50 or 66.9)

@@ -421,6 +421,11 @@ def defined_tests(track_steps, builds):
     return setups, suites, names
 
 
+def outside_code_blocks(text):
+    """A markdown text with its fenced code blocks blanked, each line kept in its place."""
+    return re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+
+
 def meson_test_commands(text):
     """(line, argument list) of every `meson test` command in a markdown text: in code blocks line
     by line, in inline code with its line breaks joined."""
@@ -432,7 +437,7 @@ def meson_test_commands(text):
             continue
         if in_block and "meson test" in line:
             commands.append((i, line.split("meson test", 1)[1].split(" #", 1)[0]))
-    outside = re.sub(r"```.*?```", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    outside = outside_code_blocks(text)
     for m in re.finditer(r"`([^`]+)`", outside):
         if "meson test" in m.group(1):
             commands.append((outside.count("\n", 0, m.start()) + 1,
@@ -470,24 +475,18 @@ def course_texts():
 
 # Rule 8: the texts' links.
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-FENCE = re.compile(r"^\s*(```|~~~)")
 
 
-def prose_lines(text):
-    """(line number, line) of a markdown text outside fenced code, inline code spans blanked."""
-    inside = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if FENCE.match(line):
-            inside = not inside
-            continue
-        if not inside:
-            yield number, re.sub(r"`[^`]*`", lambda m: " " * len(m.group(0)), line)
+def prose(text):
+    """A markdown text outside code: fenced blocks and inline code spans blanked, each line and
+    column kept in its place."""
+    return re.sub(r"`[^`\n]*`", lambda m: " " * len(m.group(0)), outside_code_blocks(text))
 
 
 def heading_anchors(path):
     """The anchors GitHub gives the headings of a markdown file."""
     anchors, seen = set(), {}
-    for _, line in prose_lines(read(path)):
+    for line in prose(read(path)).splitlines():
         m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if not m:
             continue
@@ -503,11 +502,9 @@ def check_links(texts):
     """Rule 8. Returns (problems, links checked)."""
     problems, checked, cache = [], 0, {}
     for rel in texts:
-        # the text outside code, its lines kept in place (a link's text may wrap across lines)
-        numbered = dict(prose_lines(read(rel)))
-        prose = "\n".join(numbered.get(n, "") for n in range(1, read(rel).count("\n") + 2))
-        for m in LINK.finditer(prose):
-            number = prose.count("\n", 0, m.start()) + 1
+        text = prose(read(rel))  # a link's text may wrap across lines
+        for m in LINK.finditer(text):
+            number = text.count("\n", 0, m.start()) + 1
             target = m.group(1)
             if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
                 continue  # https:, mailto:
