@@ -16,6 +16,9 @@
 namespace course {
 
 struct KernelLaunch {
+    // nullptr for a kernel launched through the driver API (a library's, such
+    // as cuBLAS's), which the runtime cannot describe: its grid, block and
+    // attributes are left empty too.
     const void* function = nullptr;
     dim3 grid, block;
     std::size_t dynamic_shared_bytes = 0;

@@ -10,10 +10,19 @@ namespace course {
 
 namespace {
 
-// The nodes that depend on `node`. CUDA 13 added an edge-data argument.
+// The nodes that depend on `node`. CUDA 12.3 added edge data (the _v2 call;
+// CUDA 13 gave it the plain name), which must be asked for where an edge has
+// some: a library that launches its kernels with programmatic dependent
+// launch, as cuBLAS does, leaves such edges, and the query without them fails
+// as lossy.
 cudaError_t dependents(cudaGraphNode_t node, cudaGraphNode_t* nodes, std::size_t* count) {
+#if CUDART_VERSION >= 12030
+    std::vector<cudaGraphEdgeData> edges(nodes != nullptr ? *count : 0);
+#endif
 #if CUDART_VERSION >= 13000
-    return cudaGraphNodeGetDependentNodes(node, nodes, nullptr, count);
+    return cudaGraphNodeGetDependentNodes(node, nodes, nodes != nullptr ? edges.data() : nullptr, count);
+#elif CUDART_VERSION >= 12030
+    return cudaGraphNodeGetDependentNodes_v2(node, nodes, nodes != nullptr ? edges.data() : nullptr, count);
 #else
     return cudaGraphNodeGetDependentNodes(node, nodes, count);
 #endif
@@ -74,7 +83,15 @@ LaunchRecord record_launches(const std::function<void(cudaStream_t)>& enqueue) {
                 continue;
             }
             cudaKernelNodeParams params{};
-            CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+            const cudaError_t got = cudaGraphKernelNodeGetParams(node, &params);
+            if (got == cudaErrorInvalidDeviceFunction) {
+                // A kernel launched through the driver API (a library's, such
+                // as cuBLAS's): the runtime cannot describe it.
+                (void)cudaGetLastError();
+                record.kernels.push_back(KernelLaunch{});
+                continue;
+            }
+            CUDA_CHECK(got);
             KernelLaunch launch;
             launch.function = params.func;
             launch.grid = params.gridDim;

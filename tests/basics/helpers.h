@@ -4,6 +4,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 #include "tracks/basics/track.h"
 
@@ -15,14 +16,15 @@ namespace basics::testing {
 
 using course::testing::harness;
 
-// c = a + b, checked at every 1D grading size; the inputs of size n are
-// seeded with seed + n.
+// c = a + b, checked at every 1D grading size, by the launcher's own kernels
+// (tests/own_kernels.h); the inputs of size n are seeded with seed + n.
 inline void check_grading_sizes(basics::Launcher launch, std::uint64_t seed) {
     for (const std::size_t n : course::testing::sizes_1d()) {
         CAPTURE(n);
         basics::Problem problem(n, seed + n);
         const auto result = course::check_once(harness(), problem.run(launch));
         CHECK_MESSAGE(result.ok, result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "");
     }
 }
 

@@ -2,6 +2,7 @@
 // at, and the race at 2048x2048 that the speed rule reads.
 #pragma once
 
+#include "own_kernels.h"
 #include "speed_rule.h"
 #include "tracks/convolution/track.h"
 
@@ -30,7 +31,7 @@ const std::vector<Shape>& grading_shapes();
 
 // Checks `step` at every grading shape (course::check_once: a call, then one on
 // new inputs), on a test picture, and checks every pixel (and that nothing
-// outside the image was written).
+// outside the image was written). Its kernels must be its own (tests/own_kernels.h).
 void check_every_shape(const Step& step);
 
 // Runs a texture step with Params::in pointing at a different picture of

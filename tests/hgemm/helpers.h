@@ -4,6 +4,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "shifted_arrays.h"
 #include "speed_rule.h"
 #include "tracks/hgemm/track.h"
@@ -63,7 +64,7 @@ inline const std::vector<Shape> kAlignedRaggedShapes = {
 };
 
 // Checks `launch` once at each of `shapes` (random inputs seeded by `seed`
-// and the shape); under a sanitizer or in the grade setup's memcheck run,
+// and the shape), and its kernels (tests/own_kernels.h); under a sanitizer or in the grade setup's memcheck run,
 // only the shapes under 10^9 FLOP.
 inline void check_shapes(const std::vector<Shape>& shapes, Launcher launch, std::uint64_t seed) {
     const bool small = course::testing::under_sanitizer() || course::testing::small_sizes_only();
@@ -74,11 +75,13 @@ inline void check_shapes(const std::vector<Shape>& shapes, Launcher launch, std:
         Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
         const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
         CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "at " + name);
     }
 }
 
 // Checks `launch` once at every grading shape (random inputs seeded by
-// `seed` and the shape).
+// `seed` and the shape), and that it runs kernels of its own there
+// (tests/own_kernels.h).
 inline void check_every_shape(Launcher launch, std::uint64_t seed) {
     for (const Shape& shape : shapes_for_this_run()) {
         const std::string name = shape.describe();
@@ -86,6 +89,7 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
         Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
         const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
         CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "at " + name);
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "shifted_arrays.h"
 #include "speed_rule.h"
 #include "tracks/matmul/track.h"
@@ -58,7 +59,8 @@ inline std::vector<Shape> shapes_for_this_run() {
 }
 
 // Checks `launch` once at every grading shape (random inputs seeded by
-// `seed` and the shape).
+// `seed` and the shape), and that it runs kernels of its own there
+// (tests/own_kernels.h).
 inline void check_every_shape(Launcher launch, std::uint64_t seed) {
     for (const Shape& shape : shapes_for_this_run()) {
         const std::string name = shape.describe();
@@ -66,6 +68,7 @@ inline void check_every_shape(Launcher launch, std::uint64_t seed) {
         Problem problem(shape, seed + static_cast<std::uint64_t>(shape.M) * 7919u + shape.K);
         const course::CheckResult result = course::check_once(course::testing::harness(), problem.run(launch));
         CHECK_MESSAGE(result.ok, name, ": ", result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "at " + name);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "course/launches.h"
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 #include "tracks/occupancy/track.h"
 
@@ -18,7 +19,7 @@ namespace occupancy::testing {
 using course::testing::harness;
 
 // out[i] = f(in[i]) exact at 1, 31, 33, 1023, 4097 and 2^22 + 3 elements, at
-// each of `shapes`.
+// each of `shapes`, by the launcher's own kernels (tests/own_kernels.h).
 inline void check_grading_sizes(occupancy::StreamLauncher launch, const std::vector<occupancy::StreamShape>& shapes) {
     for (const std::size_t n : course::testing::sizes_1d()) {
         occupancy::StreamProblem problem(n, 9100 + n);
@@ -29,6 +30,7 @@ inline void check_grading_sizes(occupancy::StreamLauncher launch, const std::vec
             CAPTURE(shape.variant);
             const auto result = course::check_once(harness(), problem.run(launch, shape));
             CHECK_MESSAGE(result.ok, result.summary());
+            course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch, shape).launch), "");
         }
     }
 }

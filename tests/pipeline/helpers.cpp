@@ -58,6 +58,8 @@ void check_every_shape(const Step& step) {
                         shape.rgb_pitch, shape.pitch);
         const auto result = course::check_once(course::testing::harness(), problem.run(step.launch, problem.params()));
         CHECK_MESSAGE(result.ok, result.summary());
+        course::testing::check_launches_own_kernels(
+            course::record_launches(problem.run(step.launch, problem.params()).launch), "");
     }
 }
 

@@ -6,6 +6,7 @@
 #include "tracks/pipeline/track.h"
 
 #include "course/launches.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 
 #include <string>
@@ -32,7 +33,7 @@ const std::vector<Shape>& grading_shapes();
 
 // Checks `step` at every grading shape (course::check_once: a call, then one on
 // new inputs), on a test picture with black and white specks in every channel,
-// and checks every pixel (and that nothing outside the image was written).
+// and checks every pixel (and that nothing outside the image was written). Its kernels must be its own (tests/own_kernels.h).
 void check_every_shape(const Step& step);
 
 // The kernels `step` launches for a 2048x2048 image, in order.

@@ -6,6 +6,7 @@
 #include "course/launches.h"
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 #include "tracks/reduction/track.h"
 
@@ -17,13 +18,14 @@ namespace reduction::testing {
 using course::testing::harness;
 
 // The exact sum at 1, 31, 33, 1023, 4097 and 2^22 + 3 random ints, negative
-// ones included.
+// ones included, by the launcher's own kernels (tests/own_kernels.h).
 inline void check_grading_sizes(reduction::Launcher launch) {
     for (const std::size_t n : course::testing::sizes_1d()) {
         CAPTURE(n);
         reduction::Problem problem(n, 7000 + n);
         const auto result = course::check_once(harness(), problem.run(launch));
         CHECK_MESSAGE(result.ok, result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "");
     }
 }
 

@@ -3,6 +3,7 @@
 #include "doctest_include.h"
 #include "gpu_test.h"
 
+#include "course/launches.h"
 #include "speed_rule.h"
 
 #include <map>
@@ -49,6 +50,8 @@ void check_every_shape(const Step& step) {
         params.texture = texture.get();
         const auto result = course::check_once(course::testing::harness(), problem.run(step.launch, params));
         CHECK_MESSAGE(result.ok, result.summary());
+        course::testing::check_launches_own_kernels(course::record_launches(problem.run(step.launch, params).launch),
+                                                    "");
     }
 }
 

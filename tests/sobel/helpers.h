@@ -6,6 +6,7 @@
 #include "tracks/sobel/track.h"
 
 #include "course/launches.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 
 #include <string>
@@ -30,7 +31,7 @@ const std::vector<Shape>& grading_shapes();
 
 // Checks `step` at every grading shape (course::check_once: a call, then one on
 // new inputs), on a test picture, and checks every pixel (and that nothing
-// outside the image was written).
+// outside the image was written). Its kernels must be its own (tests/own_kernels.h).
 void check_every_shape(const Step& step);
 
 // Runs a texture step with Params::in pointing at a different picture of

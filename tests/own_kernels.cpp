@@ -1,0 +1,138 @@
+// The kernels a graded launcher runs, looked up by name in the machine code of
+// the libraries it may take them from (own_kernels.h).
+#include "own_kernels.h"
+
+#include "doctest_include.h"
+#include "sass_listing.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace course::testing {
+
+namespace {
+
+struct Libraries {
+    bool registered = false;
+    std::string graded;
+    std::vector<std::string> earlier;
+};
+
+Libraries& libraries() {
+    static Libraries instance;
+    return instance;
+}
+
+// A library's kernels by mangled name (each listed once per architecture),
+// or why they cannot be read. Read once per library and program.
+struct KernelNames {
+    std::set<std::string> names;
+    std::string failure;
+};
+
+const KernelNames& kernels_in(const std::string& library) {
+    static std::map<std::string, KernelNames> read;
+    const auto found = read.find(library);
+    if (found != read.end()) return found->second;
+    KernelNames& names = read[library];
+    std::string listing;
+    if (sass_listing(COURSE_CUOBJDUMP, library, listing, names.failure))
+        for (const SassFunction& function : sass_functions(listing)) names.names.insert(function.name);
+    else if (listing.find("does not contain device code") != std::string::npos)
+        names.failure.clear();  // a kernel.cu that defines no kernel: none of its own
+    return names;
+}
+
+std::string demangled(const std::string& name) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                std::free);
+    return status == 0 && text ? std::string(text.get()) : name;
+}
+
+std::string file_name(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool grading_a_kernel_file() {
+    const char* graded = std::getenv("COURSE_GRADED");
+    return graded != nullptr && *graded != '\0';
+}
+
+}  // namespace
+
+void register_graded_libraries(const char* graded, const char* earlier) {
+    Libraries& l = libraries();
+    l.registered = true;
+    l.graded = graded;
+    l.earlier.clear();
+    std::istringstream paths(earlier);
+    for (std::string path; std::getline(paths, path, ':');)
+        if (!path.empty()) l.earlier.push_back(path);
+}
+
+void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& at) {
+    const std::string what = at.empty() ? "" : " " + at;
+    const Libraries& l = libraries();
+    if (!l.registered || l.graded.empty()) {
+        if (grading_a_kernel_file())
+            FAIL_CHECK("this grading program was built without COURSE_GRADED_LIBRARY (tests/meson.build defines it), "
+                       "so the kernels it launches cannot be looked up");
+        return;
+    }
+    if (kernels.empty()) {
+        FAIL_CHECK("the launcher launches no kernel" << what
+                                                     << ": a lesson's launcher computes its result with the "
+                                                        "kernels of its kernel.cu, on the GPU");
+        return;
+    }
+    const KernelNames& own = kernels_in(l.graded);
+    if (!own.failure.empty()) {
+        FAIL_CHECK("the kernels launched" << what << " cannot be looked up: " << own.failure);
+        return;
+    }
+    for (const void* kernel : kernels) {
+        if (kernel == nullptr) {
+            FAIL_CHECK("the launcher runs a kernel"
+                       << what
+                       << " that it launched through the driver API, as cuBLAS and NPP launch theirs: a lesson's "
+                          "launcher runs its own kernels, not a library's");
+            continue;
+        }
+        std::string name, failure;
+        if (!kernel_name(kernel, name, failure)) {
+            FAIL_CHECK("a kernel launched" << what << " cannot be named (" << failure
+                                           << "): a lesson's launcher runs the kernels of its own kernel.cu");
+            continue;
+        }
+        if (own.names.count(name) != 0) continue;
+        bool earlier = false;
+        for (const std::string& library : l.earlier) earlier = earlier || kernels_in(library).names.count(name) != 0;
+        if (earlier) continue;
+        std::string defined;
+        for (const std::string& each : own.names)
+            if (defined.find(demangled(each)) == std::string::npos)
+                defined += (defined.empty() ? "" : "; ") + demangled(each);
+        FAIL_CHECK("the launcher runs the kernel " << demangled(name) << what
+                                                   << ", which is not compiled from the kernel.cu graded ("
+                                                   << file_name(l.graded)
+                                                   << ") nor from an earlier step's solution: a lesson's launcher "
+                                                      "runs its own kernels, not a library's (cuBLAS, CUB, NPP) or "
+                                                      "the reference solution's. The kernel.cu's kernels: "
+                                                   << (defined.empty() ? "none" : defined));
+    }
+}
+
+void check_launches_own_kernels(const LaunchRecord& record, const std::string& what) {
+    std::vector<const void*> kernels;
+    for (const KernelLaunch& launch : record.kernels) kernels.push_back(launch.function);
+    check_kernels_are_own(kernels, what);
+}
+
+}  // namespace course::testing

@@ -1,0 +1,48 @@
+// Grading's check that a lesson's launcher runs kernels of its own: every
+// kernel it launches must have machine code in the static library built from
+// the kernel.cu graded (or in an earlier step's solution, which a step may
+// call for the cases it leaves to it: hgemm 06 to 08 hand step 05 the shapes
+// their tensor maps cannot describe). A launcher that calls cuBLAS, CUB or
+// NPP, or the reference solution that the speed rule races (linked into every
+// grading program), computes the right result at the reference's speed and
+// would pass every other check; this one names the kernel it launched instead.
+//
+// tests/meson.build defines COURSE_GRADED_LIBRARY and COURSE_EARLIER_LIBRARIES
+// (paths separated by ':') on each grading test's compile line; this header,
+// included by every track's test helpers, hands them to the checks below. The
+// tracks' exactness checks (check_grading_sizes, check_every_shape, ...) call
+// check_launches_own_kernels at each size, so every grading test runs it.
+#pragma once
+
+#include "course/launches.h"
+
+#include <string>
+#include <vector>
+
+namespace course::testing {
+
+void register_graded_libraries(const char* graded, const char* earlier);
+
+struct GradedLibraries {
+    GradedLibraries(const char* graded, const char* earlier) { register_graded_libraries(graded, earlier); }
+};
+
+// Fails the current test case, naming the kernel and where its code is not,
+// where `record` launches no kernel or one compiled neither from the graded
+// kernel.cu nor from an earlier step's solution; `what` says which call
+// ("at 17 x 33 x 65"; empty where the test's CAPTURE says it). In a program that grades no kernel.cu (the grading's
+// self-tests, which build a grading test's source against a plant) it checks
+// nothing, unless $COURSE_GRADED says a lesson or a solution is graded: then
+// it fails, since the library to look in is missing.
+void check_launches_own_kernels(const LaunchRecord& record, const std::string& what);
+// The same for kernels found another way (a multi-stream job's captured graph).
+void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& what);
+
+}  // namespace course::testing
+
+#ifdef COURSE_GRADED_LIBRARY
+#ifndef COURSE_EARLIER_LIBRARIES
+#define COURSE_EARLIER_LIBRARIES ""
+#endif
+static const course::testing::GradedLibraries course_graded_libraries_(COURSE_GRADED_LIBRARY, COURSE_EARLIER_LIBRARIES);
+#endif
