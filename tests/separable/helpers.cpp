@@ -49,6 +49,7 @@ void check_every_shape(Launcher launch) {
                             lopsided_filter(taps, seed));
             const course::CheckResult result = course::check_once(harness(), problem.run(launch));
             CHECK_MESSAGE(result.ok, result.summary());
+            course::testing::check_launches_own_kernels(course::record_launches(problem.run(launch).launch), "");
         }
     }
 }
@@ -56,6 +57,24 @@ void check_every_shape(Launcher launch) {
 course::LaunchRecord launches_for(Launcher launch, int width, int height, int taps) {
     Problem problem(test_picture(width, height, 5), width, height, triangle_filter(taps));
     return course::record_launches(problem.run(launch).launch);
+}
+
+course::CheckResult check_kernels_read_their_copy(Launcher launch, int width, int height, int taps) {
+    Problem problem(test_picture(width, height, 21), width, height, lopsided_filter(taps, 22));
+    course::Stream stream;
+    const Params params = problem.params();
+    launch(params, stream.get());
+    CUDA_CHECK(cudaMemsetAsync(const_cast<float*>(params.weights), 0, static_cast<std::size_t>(taps) * sizeof(float),
+                               stream.get()));
+    problem.poison(0xff, stream.get());
+    CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    const course::CapturedWork work =
+        course::CapturedWork::capture({stream.get()}, [&] { launch(params, stream.get()); });
+    std::vector<std::size_t> kernels;
+    for (std::size_t i = 0; i < work.nodes().size(); ++i)
+        if (work.nodes()[i].kind == course::CapturedWork::Kind::kernel) kernels.push_back(i);
+    work.run(kernels, stream.get());
+    return problem.check_output(problem.download_output().data());
 }
 
 // The track's options at their defaults, as the command line gives them,
@@ -205,6 +224,10 @@ OrderCheck check_transfer_order(TransferLauncher launch, int width, int height, 
     const course::CapturedWork work = course::CapturedWork::capture(rig.streams(), [&] { launch(job); });
     const auto& nodes = work.nodes();
     const std::size_t n = nodes.size();
+    std::vector<const void*> kernels;
+    for (const auto& node : nodes)
+        if (node.kind == course::CapturedWork::Kind::kernel) kernels.push_back(node.function);
+    course::testing::check_kernels_are_own(kernels, "in the job's graph");
 
     // What the poison covers besides the images: every other device region a
     // copy or memset of the job writes (the filter in constant memory).

@@ -5,6 +5,7 @@
 #include "course/launches.h"
 #include "doctest_include.h"
 #include "gpu_test.h"
+#include "own_kernels.h"
 #include "speed_rule.h"
 #include "tracks/separable/track.h"
 
@@ -28,8 +29,17 @@ std::vector<float> test_picture(int width, int height, std::uint64_t seed);
 // even but not a multiple of 4), 256x64, 1023x9) with every grading filter
 // length (1, 3, 7, 9, 15, 31, 33, 63: step 07 runs 9 and 33 in its 15- and
 // 63-tap kernels, padded with zero weights), on a test picture and a lopsided
-// filter, and checks every pixel.
+// filter, and checks every pixel. Its kernels must be its own
+// (tests/own_kernels.h).
 void check_every_shape(Launcher launch);
+
+// Whether `launch`'s kernels read the filter from a copy of their own (step
+// 02's __constant__ array) rather than from params.weights: the launcher runs
+// once (its copy made), params.weights is zeroed, and the kernels it enqueues
+// run again alone, without its copies (course/captured_work.h). The image
+// must come out as filtered by the weights copied the first time; kernels
+// that read params.weights give a black image.
+course::CheckResult check_kernels_read_their_copy(Launcher launch, int width, int height, int taps);
 
 // The kernels (and other operations) `launch` enqueues for a width x height
 // image and `taps` taps, captured without running them.
@@ -63,7 +73,8 @@ std::vector<ChunkTimes> transfer_times(TransferLauncher launch, int side, int ch
 // be right. A kernel that reads an input row whose upload it does not wait
 // for, a download that does not wait for the kernel that wrote its rows, and
 // an upload or kernel that overwrites a buffer other work still reads without
-// waiting for it, each make one of those runs wrong.
+// waiting for it, each make one of those runs wrong. The graph's kernels must
+// be the job's own (tests/own_kernels.h).
 struct OrderCheck {
     bool ok = false;
     std::string what;  // the first order that went wrong, or what was checked

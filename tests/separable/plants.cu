@@ -58,7 +58,18 @@ void enqueue(const separable::TransferJob& job) {
     }
 }
 
+__constant__ float copied_weights[separable::kMaxTaps];
+
 }  // namespace
+
+void separable::testing::plant_constant_copied_not_read(const Params& p, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(copied_weights, p.weights, p.taps * sizeof(float), 0, cudaMemcpyDeviceToDevice,
+                                       stream));
+    const dim3 block(32, 4);
+    const dim3 grid((p.width + 31) / 32, (p.height + 3) / 4);
+    band_filter<<<grid, block, 0, stream>>>(p.in, p.out, p.weights, p.width, p.height, p.taps, 0, p.height);
+    CUDA_CHECK_LAUNCH();
+}
 
 void separable::testing::plant_transfers_in_order(const TransferJob& job) { enqueue<true>(job); }
 void separable::testing::plant_transfers_missing_halo_wait(const TransferJob& job) { enqueue<false>(job); }

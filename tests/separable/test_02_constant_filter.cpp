@@ -18,6 +18,16 @@ TEST_CASE("step 02 copies the filter into constant memory, then launches its two
                                                 "__constant__ array on the stream (cudaMemcpyToSymbolAsync)");
 }
 
+TEST_CASE("step 02's kernels read the filter from constant memory, not from params.weights") {
+    for (const int taps : {7, 63}) {
+        CAPTURE(taps);
+        const course::CheckResult result =
+            check_kernels_read_their_copy(separable::step02_constant_filter, 129, 67, taps);
+        CHECK_MESSAGE(result.ok, "with params.weights zeroed after the copy, the kernels alone: ", result.summary(),
+                      " (the kernels must read the __constant__ array, filter_weights[k])");
+    }
+}
+
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
     // The course's speed rule (tests/speed_rule.h); the figures measured with it

@@ -1,7 +1,9 @@
-// The grading checks itself (separable 08): step 08's order checks
+// The grading checks itself (separable 02 and 08): step 08's order checks
 // (tests/separable/helpers.h) must fail a launcher that leaves out one
-// cross-stream dependency, and pass the same launcher with it. A change that
-// weakens either check so far that the missing dependency passes fails here.
+// cross-stream dependency, and pass the same launcher with it; step 02's
+// constant-memory check must fail a launcher that copies the filter into
+// constant memory and reads params.weights. A change that weakens a check so
+// far that its plant passes fails here.
 #include "separable/helpers.h"
 #include "separable/plants.h"
 
@@ -30,6 +32,14 @@ TEST_CASE("holding back the first stream passes a correct launcher and fails one
         MESSAGE("the plant: ", wrong.summary());
         CHECK_FALSE(wrong.ok);
     }
+}
+
+TEST_CASE("step 02's check that the kernels read constant memory passes its solution and fails a copy left unread") {
+    const course::CheckResult right = check_kernels_read_their_copy(separable::step02_constant_filter, 129, 67, 7);
+    CHECK_MESSAGE(right.ok, right.summary());
+    const course::CheckResult wrong = check_kernels_read_their_copy(plant_constant_copied_not_read, 129, 67, 7);
+    MESSAGE("the plant: ", wrong.summary());
+    CHECK_FALSE(wrong.ok);
 }
 
 TEST_CASE("step 08's solution passes both") {
