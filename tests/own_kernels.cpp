@@ -111,9 +111,21 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
                                            << "): a lesson's launcher runs the kernels of its own kernel.cu");
             continue;
         }
+        const std::string library = library_of_kernel(name);
+        if (!library.empty()) {
+            FAIL_CHECK("the launcher runs the kernel " << demangled(name) << what << ", " << library
+                                                       << "'s, compiled into the kernel.cu from its headers: a "
+                                                          "lesson's launcher runs kernels the lesson writes");
+            continue;
+        }
         if (own.names.count(name) != 0) continue;
         bool earlier = false;
-        for (const std::string& library : l.earlier) earlier = earlier || kernels_in(library).names.count(name) != 0;
+        std::string unread;
+        for (const std::string& path : l.earlier) {
+            const KernelNames& theirs = kernels_in(path);
+            earlier = earlier || theirs.names.count(name) != 0;
+            if (!theirs.failure.empty()) unread += " (" + theirs.failure + ")";
+        }
         if (earlier) continue;
         std::string defined;
         for (const std::string& each : own.names)
@@ -125,7 +137,7 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
                                                    << ") nor from an earlier step's solution: a lesson's launcher "
                                                       "runs its own kernels, not a library's (cuBLAS, CUB, NPP) or "
                                                       "the reference solution's. The kernel.cu's kernels: "
-                                                   << (defined.empty() ? "none" : defined));
+                                                   << (defined.empty() ? "none" : defined) << unread);
     }
 }
 

@@ -1,11 +1,18 @@
 // Grading's check that a lesson's launcher runs kernels of its own: every
 // kernel it launches must have machine code in the static library built from
-// the kernel.cu graded (or in an earlier step's solution, which a step may
-// call for the cases it leaves to it: hgemm 06 to 08 hand step 05 the shapes
-// their tensor maps cannot describe). A launcher that calls cuBLAS, CUB or
-// NPP, or the reference solution that the speed rule races (linked into every
-// grading program), computes the right result at the reference's speed and
-// would pass every other check; this one names the kernel it launched instead.
+// the kernel.cu graded (or in the solution of an earlier step whose launcher
+// the step's reference solution calls: hgemm 06 to 08 hand step 05 the
+// shapes their tensor maps cannot describe), and must not be a header-only
+// library's compiled into it (CUB's, Thrust's, CUTLASS's: library_of_kernel in
+// sass_text.h). A launcher that calls cuBLAS, CUB or NPP, or the reference
+// solution that the speed rule races (linked into every grading program),
+// computes the right result at the reference's speed and would pass every
+// other check; this one names the kernel it launched instead.
+//
+// What it does not see: a launcher that asks whether it is being captured
+// (cudaStreamIsCapturing) and behaves differently, or one that changes its
+// kernels at the race's size only; the launches are recorded from a capture
+// at the correctness sizes.
 //
 // tests/meson.build defines COURSE_GRADED_LIBRARY and COURSE_EARLIER_LIBRARIES
 // (paths separated by ':') on each grading test's compile line; this header,
@@ -28,8 +35,9 @@ struct GradedLibraries {
 };
 
 // Fails the current test case, naming the kernel and where its code is not,
-// where `record` launches no kernel or one compiled neither from the graded
-// kernel.cu nor from an earlier step's solution; `what` says which call
+// where `record` launches no kernel, a header-only library's, or one compiled
+// neither from the graded kernel.cu nor from an earlier step's solution it
+// may call; `what` says which call
 // ("at 17 x 33 x 65"; empty where the test's CAPTURE says it). In a program that grades no kernel.cu (the grading's
 // self-tests, which build a grading test's source against a plant) it checks
 // nothing, unless $COURSE_GRADED says a lesson or a solution is graded: then

@@ -106,4 +106,22 @@ inline long most_copy_groups_left_in_flight(const std::vector<std::string>& line
     return most;
 }
 
+// The library a kernel comes from, where its mangled name says so: its
+// outermost namespace (_ZN, then the name's length and the name: "_ZN3cub17
+// CUB_300001_SM_900..." is CUB's) when that is one of the CUDA toolkit's
+// header-only libraries, whose kernels compile into any .cu that calls them
+// (cub::DeviceReduce::Sum instantiates CUB's kernels there). "" otherwise.
+inline std::string library_of_kernel(const std::string& mangled) {
+    if (mangled.rfind("_ZN", 0) != 0) return "";
+    std::size_t at = 3;
+    std::size_t length = 0;
+    while (at < mangled.size() && mangled[at] >= '0' && mangled[at] <= '9')
+        length = 10 * length + (mangled[at++] - '0');
+    if (length == 0 || at + length > mangled.size()) return "";
+    const std::string outermost = mangled.substr(at, length);
+    for (const char* library : {"cub", "thrust", "cutlass", "cute", "cuda"})
+        if (outermost == library) return outermost;
+    return "";
+}
+
 }  // namespace course::testing

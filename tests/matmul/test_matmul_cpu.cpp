@@ -232,6 +232,23 @@ TEST_CASE("grids: ceil-divided, and an error past 65535 blocks in y") {
     CHECK_THROWS_AS(matmul::grid_for(1, 32, 65535 * 8 + 1, 8), course::Error);
 }
 
+TEST_CASE("a kernel's library, for the own-kernels check, from the outermost namespace of its mangled name") {
+    using course::testing::library_of_kernel;
+    // CUB's single-tile reduce kernel as nvcc mangles it (CUDA 13.0).
+    CHECK(library_of_kernel("_ZN3cub17CUB_300001_SM_9006detail6reduce28DeviceReduceSingleTileKernelINS2_10policy_"
+                            "hubIxjN4cuda3std3__44plusIvEEE10Policy1000EPKiPxjS9_xxNS7_10__identityEEEvT0_T1_") ==
+          "cub");
+    CHECK(library_of_kernel("_ZN6thrust11cuda_cub4core13_kernel_agentEv") == "thrust");
+    CHECK(library_of_kernel("_ZN7cutlass6KernelEv") == "cutlass");
+    // A course kernel in an anonymous namespace, in a named one whose template
+    // arguments are CUB's, and outside any: none.
+    CHECK(library_of_kernel("_ZN41_GLOBAL__N__69b808cb_9_kernel_cu_b7de752d17reduce_sequentialIiEEvPKT_PxmPKiPxm")
+              .empty());
+    CHECK(library_of_kernel("_ZN8pipeline7kernels8fused_v9IN3cub4SumEEEvv").empty());
+    CHECK(library_of_kernel("_Z6kernelPf").empty());
+    CHECK(library_of_kernel("_ZN3cu").empty());
+}
+
 TEST_CASE("step 09's check reads a kernel's cp.async copies and waits from cuobjdump's listing") {
     // Made up in cuobjdump -sass's form (tests/matmul/stages.h reads it): a
     // pipeline of three stages waits with DEPBAR.LE SB0, 0x1 (cp.async.wait_group 1),

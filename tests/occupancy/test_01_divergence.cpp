@@ -9,8 +9,9 @@ COURSE_SOLUTION_LAUNCHER(occupancy, step01_divergence)
 
 namespace {
 
-// Each element's case at every grading size and case count; a few rounds
-// suffice for correctness (the CPU reference is the slow part).
+// Each element's case at every grading size and case count, by the
+// launcher's own kernels (tests/own_kernels.h); a few rounds suffice for
+// correctness (the CPU reference is the slow part).
 void check_exact(occupancy::DivergenceLauncher launch, bool short_cases) {
     for (const std::size_t n : course::testing::sizes_1d()) {
         occupancy::DivergenceProblem problem(n, 4100 + n);
@@ -19,6 +20,8 @@ void check_exact(occupancy::DivergenceLauncher launch, bool short_cases) {
             CAPTURE(cases);
             const auto result = course::check_once(harness(), problem.run(launch, cases, 3, short_cases));
             CHECK_MESSAGE(result.ok, result.summary());
+            course::testing::check_launches_own_kernels(
+                course::record_launches(problem.run(launch, cases, 3, short_cases).launch), "");
         }
     }
 }
