@@ -141,6 +141,22 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
     }
 }
 
+void check_launches_own_kernels(const std::function<void(cudaStream_t)>& enqueue, const std::string& what) {
+    LaunchRecord record;
+    try {
+        record = record_launches(enqueue);
+    } catch (const std::exception& error) {
+        FAIL_CHECK("the launcher's work cannot be recorded into a CUDA graph"
+                   << (what.empty() ? "" : " " + what) << " (" << error.what()
+                   << "), so the kernels it launches cannot be looked up: a launcher enqueues its work on the "
+                      "stream it is given and does not wait for the GPU (no cudaStreamSynchronize or "
+                      "cudaDeviceSynchronize)");
+        (void)cudaGetLastError();
+        return;
+    }
+    check_launches_own_kernels(record, what);
+}
+
 void check_launches_own_kernels(const LaunchRecord& record, const std::string& what) {
     std::vector<const void*> kernels;
     for (const KernelLaunch& launch : record.kernels) kernels.push_back(launch.function);

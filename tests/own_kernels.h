@@ -1,8 +1,9 @@
 // Grading's check that a lesson's launcher runs kernels of its own: every
 // kernel it launches must have machine code in the static library built from
 // the kernel.cu graded (or in the solution of an earlier step whose launcher
-// the step's reference solution calls: hgemm 06 to 08 hand step 05 the
-// shapes their tensor maps cannot describe), and must not be a header-only
+// the step's reference solution, or an earlier step's, calls: hgemm 06 to 08
+// hand step 05 the shapes their tensor maps cannot describe, so from step 06
+// on step 05's kernels count), and must not be a header-only
 // library's compiled into it (CUB's, Thrust's, CUTLASS's: library_of_kernel in
 // sass_text.h). A launcher that calls cuBLAS, CUB or NPP, or the reference
 // solution that the speed rule races (linked into every grading program),
@@ -18,11 +19,15 @@
 // (paths separated by ':') on each grading test's compile line; this header,
 // included by every track's test helpers, hands them to the checks below. The
 // tracks' exactness checks (check_grading_sizes, check_every_shape, ...) call
-// check_launches_own_kernels at each size, so every grading test runs it.
+// check_launches_own_kernels at each size, so every grading test of a kernel
+// runs it (occupancy 02, a host-side calculator, launches none).
 #pragma once
 
 #include "course/launches.h"
 
+#include <cuda_runtime.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +48,10 @@ struct GradedLibraries {
 // nothing, unless $COURSE_GRADED says a lesson or a solution is graded: then
 // it fails, since the library to look in is missing.
 void check_launches_own_kernels(const LaunchRecord& record, const std::string& what);
+// The same for what `enqueue` launches (course::record_launches), failing
+// with an explanation where it cannot be recorded: a launcher that waits for
+// the GPU (cudaStreamSynchronize, cudaDeviceSynchronize) cannot be captured.
+void check_launches_own_kernels(const std::function<void(cudaStream_t)>& enqueue, const std::string& what);
 // The same for kernels found another way (a multi-stream job's captured graph).
 void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& what);
 
