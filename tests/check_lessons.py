@@ -87,6 +87,9 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     only GitHub's folder page shows the README there. So a renamed file or heading leaves no link
     that leads nowhere.
 
+ 9. Every step in its track README. The table of the track README's Grading section (before the
+    starters table) has a row for each step (`| NN |`): what its test checks without a clock.
+
 And for the build: the track table (lessons/meson.build) and each track's list of steps
 (lessons/<track>/meson.build) name exactly the tracks and lesson folders there are, each step
 with its solution and its grading test.
@@ -769,6 +772,8 @@ def main():
 
             # 2. regexes of the lesson README
             readme = lesson + "/README.md"
+            if not os.path.exists(os.path.join(ROOT, readme)):
+                problems.append("%s: missing (the lesson's text)" % readme)
             readme_lines = read(readme).count("\n") if os.path.exists(os.path.join(ROOT, readme)) else 0
             if readme_lines > LESSON_README_LINES:
                 problems.append("%s: %d lines, more than the %d a lesson README may have (rule 4: move tables to "
@@ -790,6 +795,9 @@ def main():
                                     "lesson's" % (readme, line, pattern, hit[0]))
                 elif hit[0] == number:
                     own += 1
+            if theirs and not rx:
+                problems.append("%s: no `-k regex:` for this step's kernel (%s): its Nsight Compute command must "
+                                "profile it (rule 2)" % (readme, ", ".join(theirs)))
             if rx and not own:
                 problems.append("%s: none of its %d regexes matches this step's kernel (%s); they match only "
                                 "earlier steps' kernels" % (readme, len(rx), ", ".join(theirs)))
@@ -853,6 +861,14 @@ def main():
             if count > TRACK_README_LINES:
                 track_problems.append("%s: %d lines, more than the %d a track README may have (rule 4)" % (
                     readme, count, TRACK_README_LINES))
+            # 9. every step has its row in the track README's grading table
+            text = read(readme)
+            grading = text[text.find("\n## Grading\n"):] if "\n## Grading\n" in text else ""
+            grading = grading.split("<!-- starters-table: begin")[0]
+            for folder in track_steps[track]:
+                if not re.search(r"^\| *%s *\|" % folder[:2], grading, re.M):
+                    track_problems.append("%s: the Grading section's table has no row for step %s: what its test "
+                                          "checks without a clock (rule 9)" % (readme, folder[:2]))
     list_problems = check_lists(track_steps)
     track_problems += list_problems
     message_problems = check_messages()
