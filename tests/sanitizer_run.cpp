@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <regex>
 
@@ -13,6 +14,11 @@ namespace course::testing {
 bool sanitizer_reported_errors(const std::string& output) {
     static const std::regex summary("(ERROR SUMMARY: [1-9][0-9]* error|RACECHECK SUMMARY: [1-9][0-9]* hazard)");
     return std::regex_search(output, summary);
+}
+
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
 }
 
 CommandRun run_command(const std::vector<std::string>& command, bool echo) {

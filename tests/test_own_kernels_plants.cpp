@@ -10,19 +10,13 @@
 #include "gpu_test.h"
 #include "sanitizer_run.h"
 
-#include <cstdlib>
 #include <string>
 
 namespace {
 
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-}
-
 // Runs the plant named by `plant_variable`: it must fail, and say why.
 void check_plant(const std::string& plant_variable, const std::string& why) {
-    const std::string plant = environment(plant_variable.c_str());
+    const std::string plant = course::testing::environment(plant_variable.c_str());
     REQUIRE_MESSAGE(!plant.empty(), plant_variable, " is not set (tests/meson.build sets it)");
     if (course::testing::under_sanitizer()) return;  // the same check, only slower
     const course::testing::CommandRun run =

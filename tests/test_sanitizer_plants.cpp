@@ -11,22 +11,16 @@
 #include "gpu_test.h"
 #include "sanitizer_run.h"
 
-#include <cstdlib>
 #include <string>
 
 namespace {
-
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-}
 
 // Runs `plant` as an ordinary grading test (it must pass) and as the grade
 // setup's test under `tool` (COURSE_MEMCHECK or COURSE_RACECHECK set, as
 // tests/meson.build sets them): it must fail, with `report` in its output.
 void check_plant(const std::string& plant_variable, const std::string& tool_variable, const std::string& report) {
-    const std::string plant = environment(plant_variable.c_str());
-    const std::string sanitizer = environment("COURSE_SANITIZER_PATH");
+    const std::string plant = course::testing::environment(plant_variable.c_str());
+    const std::string sanitizer = course::testing::environment("COURSE_SANITIZER_PATH");
     REQUIRE_MESSAGE(!plant.empty(), plant_variable, " is not set (tests/meson.build sets it)");
     if (course::testing::under_sanitizer()) return;  // already under a sanitizer: nothing to add
     if (sanitizer.empty()) {
