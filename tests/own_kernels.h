@@ -10,10 +10,11 @@
 // computes the right result at the reference's speed and would pass every
 // other check; this one names the kernel it launched instead.
 //
-// What it does not see: a launcher that asks whether it is being captured
-// (cudaStreamIsCapturing) and behaves differently, or one that changes its
-// kernels at the race's size only; the launches are recorded from a capture
-// at the correctness sizes.
+// The launches are recorded from a capture, at each correctness size and, by
+// the speed rule (tests/speed_rule.cpp), at the race's size before the race
+// times the graded row: a launcher that changes its kernels at the race's
+// size fails there. What it does not see: a launcher that asks whether it is
+// being captured (cudaStreamIsCapturing) and behaves differently.
 //
 // tests/meson.build defines COURSE_GRADED_LIBRARY and COURSE_EARLIER_LIBRARIES
 // (paths separated by ':') on each grading test's compile line; this header,

@@ -2,10 +2,12 @@
 // against a launcher that computes the right result, as fast as the
 // reference or faster, with kernels that are not its kernel.cu's, must fail,
 // naming the kernel. Reduction step 03's test runs a launcher that hands the
-// work to the reference solution the test links (after a kernel of its own);
-// matmul step 03's, one that calls cuBLAS. Run as the grade setup runs them
-// ($COURSE_GRADED set), without their races (not the point here, and the
-// plants would pass them).
+// work to the reference solution the test links (after a kernel of its own),
+// and one that does so only at the race's size (its own kernel sums the
+// correctness sizes exactly); matmul step 03's, one that calls cuBLAS. Run as
+// the grade setup runs them ($COURSE_GRADED set): the first and the last
+// without their races (not the point here, and the plants would pass them),
+// the second with its race alone.
 #include "doctest_include.h"
 #include "gpu_test.h"
 #include "sanitizer_run.h"
@@ -14,15 +16,16 @@
 
 namespace {
 
-// Runs the plant named by `plant_variable`: it must fail, and say why.
-void check_plant(const std::string& plant_variable, const std::string& why) {
+// Runs the plant named by `plant_variable` with the test cases `filter` picks:
+// it must fail, and say why.
+void check_plant(const std::string& plant_variable, const std::string& why,
+                 const std::string& filter = "--test-case-exclude=*as fast as*") {
     const std::string plant = course::testing::environment(plant_variable.c_str());
     REQUIRE_MESSAGE(!plant.empty(), plant_variable, " is not set (tests/meson.build sets it)");
     if (course::testing::under_sanitizer()) return;  // the same check, only slower
-    const course::testing::CommandRun run =
-        course::testing::run_command({"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK",
-                                      "COURSE_GRADED=lesson", plant, "--test-case-exclude=*as fast as*"},
-                                     false);
+    const course::testing::CommandRun run = course::testing::run_command(
+        {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK", "COURSE_GRADED=lesson", plant, filter},
+        false);
     MESSAGE(run.output.substr(0, 4000));
     CHECK(run.status != 0);
     CHECK(run.status != 77);
@@ -34,6 +37,13 @@ void check_plant(const std::string& plant_variable, const std::string& why) {
 TEST_CASE("a launcher that hands the work to the reference solution fails its grading test") {
     check_plant("COURSE_REDUCTION_PLANT", "reduce_sequential<int>(int const*, long long*, unsigned long), which is not "
                                           "compiled from the kernel.cu graded");
+}
+
+TEST_CASE("a launcher that hands the work to the reference solution at the race's size only fails its race") {
+    check_plant("COURSE_RACE_PLANT",
+                "reduce_sequential<int>(int const*, long long*, unsigned long) in the race, which is not compiled "
+                "from the kernel.cu graded",
+                "--test-case=*as fast as*");
 }
 
 TEST_CASE("a launcher that calls cuBLAS fails its grading test") {

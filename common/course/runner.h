@@ -39,6 +39,8 @@
 
 namespace course {
 
+struct KernelRun;
+
 // What every run needs: the device, the timing settings, a stream and the
 // L2 flusher. One per program.
 struct Harness {
@@ -54,6 +56,11 @@ struct Harness {
     // measure() calls so far; numbers the rows (Rung::run_index) the same way
     // in the timed run and the run under ncu.
     int runs_measured = 0;
+    // Where set, measure() hands it each row and its run before running it: a
+    // grading test's look at the launcher it is about to time (the speed rule
+    // checks there that the graded launcher's kernels are its kernel.cu's at
+    // the race's size: tests/speed_rule.cpp). Empty: nothing is looked at.
+    std::function<void(const Rung&, const KernelRun&)> before_measure;
 };
 
 // How the harness drives one kernel; the track fills these in.

@@ -61,6 +61,7 @@ CheckResult check_once(Harness& harness, const KernelRun& run, std::uint8_t pois
 Rung measure(Harness& harness, Rung rung, const KernelRun& run) {
     rung.run_index = harness.runs_measured++;
     try {
+        if (harness.before_measure && !harness.profile_pass) harness.before_measure(rung, run);
         if (harness.profile_pass) {
             if (run.prepare) run.prepare(harness.stream.get());
             launch_for_profiler(harness, rung.run_index, run);
