@@ -26,7 +26,9 @@ public:
         const char* dst = nullptr;
         const char* src = nullptr;
         std::size_t bytes = 0;
-        const void* function = nullptr;  // kernels: the kernel, its grid and block
+        // Kernels: the kernel, its grid and block (null, and no grid or block,
+        // for a kernel launched through the driver API: a library's).
+        const void* function = nullptr;
         dim3 grid, block;
         std::vector<std::size_t> parents;  // the nodes it depends on directly (indices)
     };

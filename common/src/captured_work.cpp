@@ -2,6 +2,7 @@
 
 #include "course/buffers.h"
 #include "course/check.h"
+#include "graph_nodes.h"
 
 #include <algorithm>
 #include <map>
@@ -11,25 +12,6 @@
 namespace course {
 
 namespace {
-
-// The nodes `node` depends on directly. CUDA 13 added an edge-data argument.
-std::vector<cudaGraphNode_t> dependencies(cudaGraphNode_t node) {
-    std::size_t count = 0;
-#if CUDART_VERSION >= 13000
-    CUDA_CHECK(cudaGraphNodeGetDependencies(node, nullptr, nullptr, &count));
-#else
-    CUDA_CHECK(cudaGraphNodeGetDependencies(node, nullptr, &count));
-#endif
-    std::vector<cudaGraphNode_t> result(count);
-    if (count > 0) {
-#if CUDART_VERSION >= 13000
-        CUDA_CHECK(cudaGraphNodeGetDependencies(node, result.data(), nullptr, &count));
-#else
-        CUDA_CHECK(cudaGraphNodeGetDependencies(node, result.data(), &count));
-#endif
-    }
-    return result;
-}
 
 // The first and one past the last byte a 3-D copy touches on one side.
 std::pair<const char*, const char*> copy_range(const cudaPitchedPtr& pointer, const cudaPos& position,
@@ -78,7 +60,7 @@ CapturedWork CapturedWork::capture(const std::vector<cudaStream_t>& streams, con
     std::vector<cudaGraphNode_t> all(count);
     if (count > 0) CUDA_CHECK(cudaGraphGetNodes(graph, all.data(), &count));
     std::map<cudaGraphNode_t, std::vector<cudaGraphNode_t>> parents_of;
-    for (cudaGraphNode_t node : all) parents_of[node] = dependencies(node);
+    for (cudaGraphNode_t node : all) parents_of[node] = graph_nodes::parents(node);
     std::map<cudaGraphNode_t, std::size_t> graph_index;  // among all nodes, empty ones included
     std::vector<cudaGraphNode_t> order;
     std::vector<bool> placed(all.size(), false);
@@ -113,11 +95,19 @@ CapturedWork CapturedWork::capture(const std::vector<cudaStream_t>& streams, con
         Node node;
         if (type == cudaGraphNodeTypeKernel) {
             cudaKernelNodeParams params{};
-            CUDA_CHECK(cudaGraphKernelNodeGetParams(order[i], &params));
+            const cudaError_t got = cudaGraphKernelNodeGetParams(order[i], &params);
             node.kind = Kind::kernel;
-            node.function = params.func;
-            node.grid = params.gridDim;
-            node.block = params.blockDim;
+            if (got == cudaErrorInvalidDeviceFunction) {
+                // A kernel launched through the driver API (a library's, such
+                // as cuBLAS's or NPP's): the runtime cannot describe it, so
+                // its function is left null (and run() refuses it).
+                (void)cudaGetLastError();
+            } else {
+                CUDA_CHECK(got);
+                node.function = params.func;
+                node.grid = params.gridDim;
+                node.block = params.blockDim;
+            }
         } else if (type == cudaGraphNodeTypeMemcpy) {
             cudaMemcpy3DParms params{};
             CUDA_CHECK(cudaGraphMemcpyNodeGetParams(order[i], &params));
@@ -192,6 +182,12 @@ void CapturedWork::run(const std::vector<std::size_t>& order, cudaStream_t strea
             cudaGraphNode_t copy = nullptr;
             cudaError_t status = cudaSuccess;
             if (nodes_[i].kind == Kind::kernel) {
+                if (nodes_[i].function == nullptr) {
+                    cudaGraphDestroy(single);
+                    throw Error("CapturedWork::run: node " + std::to_string(i) +
+                                " is a kernel launched through the driver API (a library's), which cannot be run "
+                                "alone");
+                }
                 cudaKernelNodeParams params{};
                 CUDA_CHECK(cudaGraphKernelNodeGetParams(handles_[i], &params));
                 status = cudaGraphAddKernelNode(&copy, single, nullptr, 0, &params);

@@ -2,6 +2,7 @@
 
 #include "course/buffers.h"
 #include "course/check.h"
+#include "graph_nodes.h"
 
 #include <algorithm>
 #include <string>
@@ -9,32 +10,6 @@
 namespace course {
 
 namespace {
-
-// The nodes that depend on `node`. CUDA 12.3 added edge data (the _v2 call;
-// CUDA 13 gave it the plain name), which must be asked for where an edge has
-// some: a library that launches its kernels with programmatic dependent
-// launch, as cuBLAS does, leaves such edges, and the query without them fails
-// as lossy.
-cudaError_t dependents(cudaGraphNode_t node, cudaGraphNode_t* nodes, std::size_t* count) {
-#if CUDART_VERSION >= 12030
-    std::vector<cudaGraphEdgeData> edges(nodes != nullptr ? *count : 0);
-#endif
-#if CUDART_VERSION >= 13000
-    return cudaGraphNodeGetDependentNodes(node, nodes, nodes != nullptr ? edges.data() : nullptr, count);
-#elif CUDART_VERSION >= 12030
-    return cudaGraphNodeGetDependentNodes_v2(node, nodes, nodes != nullptr ? edges.data() : nullptr, count);
-#else
-    return cudaGraphNodeGetDependentNodes(node, nodes, count);
-#endif
-}
-
-std::vector<cudaGraphNode_t> children(cudaGraphNode_t node) {
-    std::size_t count = 0;
-    CUDA_CHECK(dependents(node, nullptr, &count));
-    std::vector<cudaGraphNode_t> result(count);
-    if (count > 0) CUDA_CHECK(dependents(node, result.data(), &count));
-    return result;
-}
 
 // The graph's nodes in the order they were enqueued. Work captured from one
 // stream forms a chain, so following the dependencies from the root gives
@@ -46,7 +21,7 @@ std::vector<cudaGraphNode_t> nodes_in_order(cudaGraph_t graph) {
     std::vector<cudaGraphNode_t> order(count);
     if (count > 0) CUDA_CHECK(cudaGraphGetRootNodes(graph, order.data(), &count));
     for (std::size_t i = 0; i < order.size(); ++i)
-        for (cudaGraphNode_t child : children(order[i]))
+        for (cudaGraphNode_t child : graph_nodes::children(order[i]))
             if (std::find(order.begin(), order.end(), child) == order.end()) order.push_back(child);
     return order;
 }
