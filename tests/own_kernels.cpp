@@ -5,11 +5,8 @@
 #include "doctest_include.h"
 #include "sass_listing.h"
 
-#include <cxxabi.h>
-
 #include <cstdlib>
 #include <map>
-#include <memory>
 #include <set>
 #include <sstream>
 
@@ -45,13 +42,6 @@ const KernelNames& kernels_in(const std::string& library) {
     else if (listing.find("does not contain device code") != std::string::npos)
         names.failure.clear();  // a kernel.cu that defines no kernel: none of its own
     return names;
-}
-
-std::string demangled(const std::string& name) {
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                                std::free);
-    return status == 0 && text ? std::string(text.get()) : name;
 }
 
 std::string file_name(const std::string& path) {

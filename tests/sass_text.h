@@ -6,10 +6,13 @@
 // tests check the reading on made-up listings.
 #pragma once
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <initializer_list>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -53,6 +56,15 @@ inline std::string function_names(const std::vector<SassFunction>& functions) {
         seen.push_back(f.name);
     }
     return names;
+}
+
+// A mangled name as C++ writes it ("_Z3fooi" is "foo(int)"), or the name
+// itself where it does not demangle (an extern "C" kernel's).
+inline std::string demangled(const std::string& name) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                std::free);
+    return status == 0 && text ? std::string(text.get()) : name;
 }
 
 // The code of one kernel in a listing: the lines of every function of its

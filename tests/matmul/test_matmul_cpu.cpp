@@ -249,6 +249,14 @@ TEST_CASE("a kernel's library, for the own-kernels check, from the outermost nam
     CHECK(library_of_kernel("_ZN3cu").empty());
 }
 
+TEST_CASE("a kernel's mangled name, demangled for a grading message") {
+    using course::testing::demangled;
+    CHECK(demangled("_Z6kernelPf") == "kernel(float*)");
+    CHECK(demangled("_ZN12_GLOBAL__N_110row_filterEPKfPfii") == "(anonymous namespace)::row_filter(float const*, "
+                                                                "float*, int, int)");
+    CHECK(demangled("extern_c_kernel") == "extern_c_kernel");
+}
+
 TEST_CASE("step 09's check reads a kernel's cp.async copies and waits from cuobjdump's listing") {
     // Made up in cuobjdump -sass's form (tests/matmul/stages.h reads it): a
     // pipeline of three stages waits with DEPBAR.LE SB0, 0x1 (cp.async.wait_group 1),

@@ -45,6 +45,16 @@ course::CheckResult check_kernels_read_their_copy(Launcher launch, int width, in
 // image and `taps` taps, captured without running them.
 course::LaunchRecord launches_for(Launcher launch, int width, int height, int taps);
 
+// The kernels `launch` enqueues (129x67, 7 taps) whose machine code in
+// `library` (cuobjdump -sass, `cuobjdump` its path) reads no __constant__
+// variable: no operand in constant bank 3, c[0x3][...], where nvcc places
+// them (bank 0 holds the kernel's parameters; a __device__ array in global
+// memory is read with global loads, its address from another bank). Their
+// names, demangled; empty where every kernel reads one. A message in
+// `failure` where the code cannot be read.
+std::vector<std::string> kernels_not_reading_constant_memory(Launcher launch, const std::string& library,
+                                                             const std::string& cuobjdump, std::string& failure);
+
 // The speed rule (tests/speed_rule.h) at 4096x4096 with 7 taps (64 MiB per
 // image, more than the L2 of the GPUs the course was measured on): `graded` at
 // least 0.85x as fast as `reference`, the reference solution of step `step`,

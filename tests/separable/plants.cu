@@ -59,6 +59,7 @@ void enqueue(const separable::TransferJob& job) {
 }
 
 __constant__ float copied_weights[separable::kMaxTaps];
+__device__ float device_weights[separable::kMaxTaps];
 
 }  // namespace
 
@@ -68,6 +69,17 @@ void separable::testing::plant_constant_copied_not_read(const Params& p, cudaStr
     const dim3 block(32, 4);
     const dim3 grid((p.width + 31) / 32, (p.height + 3) / 4);
     band_filter<<<grid, block, 0, stream>>>(p.in, p.out, p.weights, p.width, p.height, p.taps, 0, p.height);
+    CUDA_CHECK_LAUNCH();
+}
+
+void separable::testing::plant_device_copy(const Params& p, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(device_weights, p.weights, p.taps * sizeof(float), 0, cudaMemcpyDeviceToDevice,
+                                       stream));
+    float* weights = nullptr;
+    CUDA_CHECK(cudaGetSymbolAddress(reinterpret_cast<void**>(&weights), device_weights));
+    const dim3 block(32, 4);
+    const dim3 grid((p.width + 31) / 32, (p.height + 3) / 4);
+    band_filter<<<grid, block, 0, stream>>>(p.in, p.out, weights, p.width, p.height, p.taps, 0, p.height);
     CUDA_CHECK_LAUNCH();
 }
 

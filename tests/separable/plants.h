@@ -26,4 +26,10 @@ void plant_transfers_missing_halo_wait(const TransferJob& job);
 // the constant copy must fail it.
 void plant_constant_copied_not_read(const Params& p, cudaStream_t stream);
 
+// Step 02 with the filter copied into a __device__ array (global memory) on
+// the stream and read from there: right, and its kernels filter from their
+// copy when params.weights is zeroed, so only the machine-code check of step
+// 02 (no read of constant memory) fails it.
+void plant_device_copy(const Params& p, cudaStream_t stream);
+
 }  // namespace separable::testing

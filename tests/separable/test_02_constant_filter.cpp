@@ -26,6 +26,18 @@ TEST_CASE("step 02's kernels read the filter from constant memory, not from para
         CHECK_MESSAGE(result.ok, "with params.weights zeroed after the copy, the kernels alone: ", result.summary(),
                       " (the kernels must read the __constant__ array, filter_weights[k])");
     }
+    // And they read it where it was copied: in constant memory, which their
+    // machine code reads as operands c[0x3][...]. A copy in a __device__
+    // array passes the run above and fails here.
+    std::string why;
+    const std::vector<std::string> without = kernels_not_reading_constant_memory(
+        separable::step02_constant_filter, COURSE_GRADED_LIBRARY, COURSE_CUOBJDUMP, why);
+    REQUIRE_MESSAGE(why.empty(), why);
+    std::string names;
+    for (const std::string& name : without) names += (names.empty() ? "" : "; ") + name;
+    CHECK_MESSAGE(without.empty(), "no read of constant memory (an operand c[0x3][...]) in the machine code of ", names,
+                  ": the kernels must read the filter from the __constant__ array (a __device__ array is in "
+                  "global memory, read with global loads)");
 }
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {

@@ -1,13 +1,15 @@
 // The grading checks itself (separable 02 and 08): step 08's order checks
 // (tests/separable/helpers.h) must fail a launcher that leaves out one
 // cross-stream dependency, and pass the same launcher with it; step 02's
-// constant-memory check must fail a launcher that copies the filter into
-// constant memory and reads params.weights. A change that weakens a check so
-// far that its plant passes fails here.
+// constant-memory checks must fail a launcher that copies the filter into
+// constant memory and reads params.weights, and one that copies it into a
+// __device__ array and reads that. A change that weakens a check so far that
+// its plant passes fails here.
 #include "separable/helpers.h"
 #include "separable/plants.h"
 
 #include <cstdio>
+#include <filesystem>
 
 using namespace separable::testing;
 
@@ -40,6 +42,25 @@ TEST_CASE("step 02's check that the kernels read constant memory passes its solu
     const course::CheckResult wrong = check_kernels_read_their_copy(plant_constant_copied_not_read, 129, 67, 7);
     MESSAGE("the plant: ", wrong.summary());
     CHECK_FALSE(wrong.ok);
+}
+
+TEST_CASE("step 02's machine-code check passes its solution and fails a copy read from a __device__ array") {
+    // The plants are compiled into this program, the solution linked into it:
+    // their machine code is in its own file (its path, not /proc/self/exe,
+    // which cuobjdump would read as its own).
+    const std::string program = std::filesystem::read_symlink("/proc/self/exe").string();
+    std::string why;
+    const auto solution =
+        kernels_not_reading_constant_memory(separable::step02_constant_filter, program, COURSE_CUOBJDUMP, why);
+    REQUIRE_MESSAGE(why.empty(), why);
+    CHECK(solution.empty());
+    const course::CheckResult copy = check_kernels_read_their_copy(plant_device_copy, 129, 67, 7);
+    CHECK_MESSAGE(copy.ok, "the plant reads its own copy: ", copy.summary());
+    const auto plant = kernels_not_reading_constant_memory(plant_device_copy, program, COURSE_CUOBJDUMP, why);
+    REQUIRE_MESSAGE(why.empty(), why);
+    REQUIRE(plant.size() == 1);
+    MESSAGE("the plant's kernel without constant reads: ", plant[0]);
+    CHECK(plant[0].find("band_filter") != std::string::npos);
 }
 
 TEST_CASE("step 08's solution passes both") {
