@@ -18,7 +18,7 @@ namespace {
 constexpr int kThreads = 256;      // 8 warps a block
 constexpr int kBlocksPerSm = 2;    // 16 warps an SM, 4 a scheduler
 constexpr int kChains = 4;         // independent accumulators a warp: the tensor pipe's latency hidden
-constexpr int kIterations = 8192;  // about a millisecond on an H100
+constexpr int kIterations = 8192;  // about 0.44 ms on an H200 (lessons/hgemm/MEASURED.md)
 
 // d += a * b, m16n8k16, FP16 in, FP32 accumulate; on Turing (7.5) as two
 // m16n8k8, the same work.

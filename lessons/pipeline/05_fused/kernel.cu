@@ -1,8 +1,9 @@
 // Image pipeline, step 05: one kernel from RGB to edges, the grey and
 // blurred tiles kept in shared memory. (your starting point)
 //
-// This is step 04's solution with its blur and Sobel kernels taken out: the
-// edges are not written yet. Fuse the three stages into fused_v5
+// This is step 04's solution with its tile loader, blur and Sobel kernels
+// taken out and its grey kernel renamed fused_v5: the edges are not written
+// yet. Fuse the three stages into fused_v5
 // (TODO(step 05)); README.md in this folder explains the tiles and their
 // halos. Run with
 //     meson compile -C build pipeline-05 && build/lessons/pipeline-05

@@ -55,7 +55,7 @@ static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo colum
 static_assert(kAhead >= 1, "at least one RGB row is loaded ahead");
 // TODO(step 09): a turn of lcm(12, kAhead) rows, a multiple of 3 as well: the
 // windows up, mid and down then come back to their registers after a turn,
-// and moving them down a row is a renaming, not three copies.
+// and the compiler can move them down a row by renaming, not three copies.
 constexpr int kTurn = std::lcm(4, kAhead);  // 4 rows for 1, 2 or 4 ahead; 8 for 8; 12 for 3 or 6
 static_assert(kRows % kTurn == 0, "a strip is whole turns: kRows must be a multiple of lcm(4, kAhead)");
 

@@ -1,7 +1,9 @@
 // Separable, step 06: four outputs per thread, the window in registers,
 // 16-byte loads.  (your starting point)
 //
-// This is step 05's solution. Rewrite both passes so that each thread
+// This is step 05's solution, its filter moved to device.cuh's
+// filter_weights and upload_filter (done for you, below). Rewrite both
+// passes so that each thread
 // computes four neighbouring outputs (eight rows of them in the column pass)
 // from a window of inputs held in registers, read as float4s
 // (TODO(step 06)). README.md in this folder explains the window; run your
@@ -83,7 +85,7 @@ __global__ void column_pass_register(const float* __restrict__ tmp, float* __res
 }  // namespace
 
 void separable::step06_register_window(const Params& p, cudaStream_t stream) {
-    // TODO(step 06): upload_filter(p, stream), then the float4 kernels when
+    // TODO(step 06): after upload_filter (done), the float4 kernels when
     // rows_allow_float4 holds for in, out and tmp, the checked ones otherwise.
     separable::device::upload_filter(p, stream);
     const dim3 block(kBlock, kBlock), grid = grid_for(p, kBlock, kBlock);

@@ -32,11 +32,13 @@ __global__ void fused_passes(const float* __restrict__ in, float* __restrict__ t
 }
 
 // TODO(step 07): fused_passes above is still step 06's row pass. Make it do
-// both passes for a tile of 128 x 64 outputs: the row pass for the tile's 64
-// rows and the r rows above and below it into shared memory (extern
-// __shared__ float4 rows[]), __syncthreads(), then the column pass from
-// shared memory, each thread 4 columns of 8 rows (step 06's column pass, its
-// window read from shared memory instead of tmp). Then, to make the
+// both passes for a tile of 128 x 64 outputs (128 x 32 at 63 taps, 4 rows a
+// thread, so that the shared tile stays within the 48 KiB a block gets
+// without opting in): the row pass for the tile's rows and the r rows above
+// and below it into shared memory (extern __shared__ float4 rows[]),
+// __syncthreads(), then the column pass from shared memory, each thread 4
+// columns of 8 rows (4 at 63 taps; step 06's column pass, its window read
+// from shared memory instead of tmp). Then, to make the
 // multiply-adds all that is left, give the kernel the filter's length as a
 // template parameter (7, 15, 31, 63; a shorter filter padded with zero
 // weights) and use row_filter4_fixed. README.md says how far to go.

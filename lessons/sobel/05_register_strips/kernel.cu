@@ -1,6 +1,8 @@
 // Sobel, step 05: no texture, no shared memory: each thread a strip of 16
 // columns, sliding down its rows with the window in registers, two pixels
-// per instruction in half2. (your starting point: step 04's solution)
+// per instruction in half2. (your starting point: step 04's solution, its
+// tile read from global memory with pixel() instead of the texture, and no
+// texture description)
 //
 // Do the TODO(step 05)s; README.md in this folder explains why. Run with
 //     meson compile -C build sobel-05 && build/lessons/sobel-05
@@ -39,13 +41,13 @@ __global__ void register_strips(Params p) {
     __shared__ std::uint8_t tile[kSharedHeight][kSharedWidth];
     const int x0 = blockIdx.x * kTileWidth, y0 = blockIdx.y * kTileHeight;
 
-    // The tile and its apron, each pixel read once from the texture, which
-    // clamps coordinates outside the image.
+    // TODO(step 05): step 04's tile and its apron, each pixel read once with
+    // pixel(), which clamps coordinates outside the image.
     constexpr int kThreads = kTileWidth * kThreadRows;
     for (int i = threadIdx.y * kTileWidth + threadIdx.x; i < kSharedHeight * kSharedWidth; i += kThreads) {
         const int r = i / kSharedWidth, c = i % kSharedWidth;
-        // TODO(step 05): step 04's tile, from global memory for now (this
-        // step has no texture); replace the whole kernel with the strips.
+        // TODO(step 05): from global memory for now (this step has no
+        // texture); replace the whole kernel with the strips.
         tile[r][c] = static_cast<std::uint8_t>(pixel(p, x0 + c - 1, y0 + r - 1));
     }
     __syncthreads();

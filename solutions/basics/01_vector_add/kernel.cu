@@ -8,7 +8,8 @@
 // which the hardware serves as a few wide transactions ("coalescing"). Every
 // byte fetched from DRAM is used. What it still costs: one thread per
 // element means millions of threads, each doing the index arithmetic and the
-// bounds check for a single add, and 4-byte loads, the narrowest kind.
+// bounds check for a single add, and 4-byte loads, a quarter of the widest
+// (16-byte) kind.
 // Step 02 removes those costs.
 #include "tracks/basics/kernels.h"
 

@@ -4,9 +4,10 @@
 //
 //  1. A grid-stride loop. The grid is sized to fill the GPU once (a few
 //     blocks per multiprocessor), not to cover the array; each thread then
-//     walks the array in steps of the whole grid's width. Index arithmetic,
-//     block start-up and the bounds check are paid once per thread instead of
-//     once per element, and the same launch works for any n.
+//     walks the array in steps of the whole grid's width. The starting index
+//     and block start-up are paid once per thread instead of once per
+//     element (what is left per trip is the loop's add and compare, for four
+//     floats at a time), and the same launch works for any n.
 //
 //  2. 16-byte loads and stores. Reading a float4 moves four floats with one
 //     instruction (LDG.E.128 in the SASS instead of four LDG.E), so a warp

@@ -1,8 +1,9 @@
 // Convolution, step 02: read the image through a texture, one pixel per
 // thread.
 //
-// The kernel of step 01 with its 25 global loads replaced by 25 texture
-// fetches, tex2D<unsigned char>(texture, x, y). A texture object is a handle
+// The kernel of step 01 with its global loads (the centre and the 25 under
+// the filter) replaced by texture fetches, tex2D<unsigned char>(texture,
+// x + 0.5f, y + 0.5f): a texel's centre. A texture object is a handle
 // through which the GPU's texture units read memory: here, the input image
 // as it lies in global memory, rows `pitch` bytes apart (binding linear memory
 // directly to a 2D texture became possible in CUDA 2.2; before, the talk had

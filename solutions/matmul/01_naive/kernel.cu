@@ -4,7 +4,7 @@
 // `row` of A with column `col` of B and writes C[row][col]. Every term costs
 // two 4-byte loads from global memory for one fused multiply-add (2 FLOP):
 // 4 bytes per FLOP, the ratio Seo's slides start from ("CUDA Performance
-// Consideration"; see the References in README.md).
+// Consideration"; see the References in the course's top-level README.md).
 //
 // The mapping is backwards on purpose: threadIdx.x, the index that varies
 // fastest inside a warp, walks down the rows. The 32 threads of a warp then

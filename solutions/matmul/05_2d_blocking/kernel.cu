@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         __syncthreads();
         // Unrolled by 2, not by BK: fully unrolled, the compiler hoists the
         // loads of all 8 steps ahead of the arithmetic and needs 162 registers
-        // on sm_90 (with the cap above it spills to local memory instead).
+        // on sm_90a (with the cap above it spills to local memory instead).
 #pragma unroll 2
         for (int k = 0; k < BK; ++k) {
 #pragma unroll

@@ -1,7 +1,8 @@
 // Step 09: step 08's walk with fewer instructions that do no work.
 //
 // Step 08 is bound by its instructions, and its machine code (cuobjdump
-// -sass, see README.md) says where a quarter of them go: not to the rules'
+// -sass, counted in lessons/pipeline/NOTES.md, "Where the instructions go")
+// says where a quarter of them go: not to the rules'
 // arithmetic, but to the walk around it. Per row it works out two row
 // addresses in 64 bits from the row number, copies the three rows of
 // windows one register set down (its 4-row turn is no multiple of 3), and
@@ -12,9 +13,10 @@
 //    it loads next and one to the edge row it writes next, and moves each
 //    on by its pitch after a row: one 64-bit addition each.
 //  * A turn of 12 rows: 12 is a multiple of 3 (the windows up, mid, down)
-//    and of 4 (the column sums' rings), so after a turn every value is back
-//    in the register it started in, and the moves between rows are renamings
-//    the compiler does for free. Strips are whole turns: 24 rows.
+//    and of 4 (the column sums' rings), so after a turn every value can be
+//    back in the register it started in, and the compiler can rename the
+//    moves between rows instead of copying (under the register cap some
+//    copies remain: NOTES.md). Strips are whole turns: 24 rows.
 //  * 4 rows loaded ahead instead of 2: the 12-row turn allows it at no cost
 //    (12 is a multiple of 4), and longer strips leave the first 8 rows of
 //    each strip, which only fill the column sums, a smaller share.
@@ -67,9 +69,11 @@ constexpr int kAhead = PIPELINE09_AHEAD;           // RGB rows loaded ahead of t
 constexpr int kMinBlocks = PIPELINE09_MIN_BLOCKS;  // blocks per multiprocessor to leave registers for (0: any)
 static_assert(kHalo == kLaneColumns, "lanes 0 and 31 hold exactly the halo columns of a warp's span");
 // The walk is unrolled by a turn of kTurn rows, so that row t's slots in the
-// column sums' rings (t % 4), in the windows (t % 3) and in the rows loaded
-// ahead (t % kAhead) are constants: the slots stay in registers, and a turn
-// ends with every value in the register it started in (no copies).
+// column sums' rings (t % 4) and in the rows loaded ahead (t % kAhead) are
+// constants and stay in registers; the windows up, mid and down, moved down
+// by assignment at each row, are back where they started after a turn (a
+// multiple of 3), so the compiler can rename them instead of copying them
+// (under the register cap it still copies some: NOTES.md counts the moves).
 static_assert(kAhead >= 1, "at least one RGB row is loaded ahead");
 constexpr int kTurn = std::lcm(12, kAhead);  // 12 rows for 1, 2, 3, 4, 6 or 12 ahead; 24 for 8
 static_assert(kRows % kTurn == 0, "a strip is whole turns: kRows must be a multiple of lcm(12, kAhead)");

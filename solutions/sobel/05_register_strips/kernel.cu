@@ -7,9 +7,11 @@
 // and x0 + 16) are two byte loads, which hit in L1: the threads beside this
 // one load them in their own 16 bytes. A warp's 32 strips are 512
 // consecutive bytes of a row, four whole cache lines, and its stores are
-// 16 bytes per thread too. Going down, each row is loaded once and used by
-// three output rows, as in step 04's shared-memory window, but the window
-// never leaves the registers: no tile, no barrier. The row below the window
+// 16 bytes per thread too. Going down, a thread loads each row of its run
+// once (kRows + 2 rows for kRows output rows; the threads above and below
+// load the two rows at its ends again) and uses it for up to three output
+// rows, as in step 04's shared-memory window, but the window never leaves
+// the registers: no tile, no barrier. The row below the window
 // is loaded one row ahead, while the current row is computed, so each
 // thread keeps a load in flight.
 //
@@ -18,8 +20,8 @@
 //   Horz(x) = sum(x + 1) - sum(x - 1)
 //   Vert(x) = diff(x - 1) + 2 diff(x) + diff(x + 1)
 // so the 18 columns' sums and differences, computed once, serve the 16
-// pixels. Moving the bytes as a copy does leaves the integer arithmetic
-// (about fifteen instructions per pixel) as the limit, so each 32-bit
+// pixels. Moving the bytes as a copy does leaves the integer arithmetic as
+// the limit, so each 32-bit
 // register holds two adjacent columns as two half-precision numbers (a
 // half2), and one HADD2, HFMA2 or HMNMX2 instruction works on both.
 //
