@@ -30,5 +30,5 @@ TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/true,
                          "the tile loaded as aligned 32-bit words, a warp reading one contiguous stretch of each "
                          "row (the memory-only time shows the load alone); the README's Nsight Compute command "
-                         "counts the load instructions and sectors");
+                         "counts the global load instructions and shows the L1's hit rate");
 }

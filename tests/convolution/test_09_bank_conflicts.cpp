@@ -28,6 +28,10 @@ TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step
     // The course's speed rule (tests/speed_rule.h); the figures measured with it
     // are in lessons/convolution/09_bank_conflicts/README.md.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
-                         "the padded tile rows, so that a 16-wide block's warp reads 32 different banks; the "
-                         "README's Nsight Compute command counts the bank conflicts");
+                         "which words a thread computes: thread tx takes words tx, tx + blockDim.x, tx + "
+                         "2*blockDim.x and tx + 3*blockDim.x, so a tile row's threads read consecutive words (no "
+                         "4-way conflict); the results staged in shared memory for one 16-byte store per thread; "
+                         "the tile and staging rows padded with conflict_free_stride, so that a 16-wide block's two "
+                         "half-warps use different banks; the README's Nsight Compute command counts the bank "
+                         "conflicts");
 }

@@ -20,8 +20,9 @@ namespace hgemm::testing {
 //   1 x 1 x 1          one element: every tile is almost all padding;
 //   17 x 33 x 65       one past a multiple of 16 in every dimension, so every
 //                      tile is ragged, and K and N break WMMA's pitch rule;
-//   1000 x 3000 x 500  many tiles, a multiple of 8 but not of 16 (nor of 64
-//                      or 128), M != N != K (a sampled check);
+//   1000 x 3000 x 500  many tiles; M and N multiples of 8 but not of 16 (nor
+//                      of 64 or 128), K not even of 8 (A's rows are not
+//                      16-byte multiples), M != N != K (a sampled check);
 //   1023 x 1023 x 1023 one less than a power of two: the last tile of every
 //                      row and column of tiles is partial, every element
 //                      checked against the CPU;

@@ -59,8 +59,8 @@ TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step
     // not theirs.
     testing::check_speed({kPrevious, kReference, kStep},
                          "a pointer per image moved on by its pitch at each row instead of the row's address "
-                         "worked out again, a 12-row turn (a multiple of 3 and 4: the windows and rings rotate by "
-                         "renaming), strips of 24 rows, 4 rows ahead; the README's cuobjdump command counts the "
-                         "loop's instructions",
+                         "worked out again, a 12-row turn (a multiple of 3 and 4: the windows and rings can rotate by "
+                         "renaming), strips of 24 rows, 4 rows ahead; python3 tests/sass_loops.py "
+                         "build/lessons/pipeline-09 fused_v9 counts the loop's instructions",
                          "8192");
 }
