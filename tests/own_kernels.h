@@ -12,9 +12,12 @@
 //
 // The launches are recorded from a capture, at each correctness size and, by
 // the speed rule (tests/speed_rule.cpp), at the race's size before the race
-// times the graded row: a launcher that changes its kernels at the race's
-// size fails there. What it does not see: a launcher that asks whether it is
-// being captured (cudaStreamIsCapturing) and behaves differently.
+// times the graded row, where the harness measures the row (course::measure:
+// every race but separable 08's, whose transfer bench times the job, and
+// whose job's graph is checked at the grading shapes): a launcher that
+// changes its kernels at the race's size fails there. What it does not see:
+// a launcher that asks whether it is being captured (cudaStreamIsCapturing)
+// and behaves differently, or one that counts its calls.
 //
 // tests/meson.build defines COURSE_GRADED_LIBRARY and COURSE_EARLIER_LIBRARIES
 // (paths separated by ':') on each grading test's compile line; this header,
