@@ -21,6 +21,15 @@ std::string environment(const char* name) {
     return value != nullptr ? value : "";
 }
 
+CommandRun run_grading_program(const std::string& program, const std::vector<std::string>& settings,
+                               const std::vector<std::string>& arguments) {
+    std::vector<std::string> command = {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK"};
+    command.insert(command.end(), settings.begin(), settings.end());
+    command.push_back(program);
+    command.insert(command.end(), arguments.begin(), arguments.end());
+    return run_command(command, false);
+}
+
 CommandRun run_command(const std::vector<std::string>& command, bool echo) {
     CommandRun run;
     if (command.empty()) return run;

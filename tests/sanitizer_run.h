@@ -26,6 +26,13 @@ std::string environment(const char* name);
 // shows progress).
 CommandRun run_command(const std::vector<std::string>& command, bool echo);
 
+// Runs the grading program `program` with `arguments` as the grade setup
+// runs a grading test, for the grading's self-tests (their plants): with
+// COURSE_MEMCHECK and COURSE_RACECHECK unset (the self-test itself may run
+// under them), then each of `settings` ("NAME=value") set. Not echoed.
+CommandRun run_grading_program(const std::string& program, const std::vector<std::string>& settings,
+                               const std::vector<std::string>& arguments);
+
 // True when `output` holds a sanitizer summary that counts something:
 // "ERROR SUMMARY: N errors" (memcheck) or "RACECHECK SUMMARY: N hazards
 // displayed (...)" with N > 0.

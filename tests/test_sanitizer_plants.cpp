@@ -9,7 +9,7 @@
 // So no change to those tests can stop them from seeing such bugs.
 #include "doctest_include.h"
 #include "gpu_test.h"
-#include "sanitizer_run.h"
+#include "plant_run.h"
 
 #include <string>
 
@@ -28,18 +28,12 @@ void check_plant(const std::string& plant_variable, const std::string& tool_vari
         return;
     }
     // As the grading test: right, so it passes (its race left out: not the point here).
-    const course::testing::CommandRun plain = course::testing::run_command(
-        {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK", plant, "--test-case-exclude=*as fast as*"},
-        false);
+    const course::testing::CommandRun plain =
+        course::testing::run_grading_program(plant, {}, {"--test-case-exclude=*as fast as*"});
     CHECK_MESSAGE(plain.status == 0, "the plant should pass without the sanitizer:\n", plain.output);
     // As the lesson's sanitizer test.
-    const course::testing::CommandRun checked = course::testing::run_command(
-        {"/usr/bin/env", "-u", "COURSE_MEMCHECK", "-u", "COURSE_RACECHECK", tool_variable + "=" + sanitizer, plant},
-        false);
-    MESSAGE(checked.output.substr(0, 3000));
-    CHECK(checked.status != 0);
-    CHECK(checked.status != 77);
-    CHECK(checked.output.find(report) != std::string::npos);
+    course::testing::check_plant_failed(
+        course::testing::run_grading_program(plant, {tool_variable + "=" + sanitizer}, {}), report);
 }
 
 }  // namespace

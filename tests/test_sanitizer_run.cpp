@@ -5,6 +5,8 @@
 
 #include "sanitizer_run.h"
 
+#include <cstdlib>
+
 namespace {
 
 int run_shell(const std::string& script) { return course::testing::run_sanitizer_and_check({"/bin/sh", "-c", script}); }
@@ -19,6 +21,17 @@ TEST_CASE("the summaries that count something") {
     CHECK_FALSE(sanitizer_reported_errors("========= ERROR SUMMARY: 0 errors\n"));
     CHECK_FALSE(sanitizer_reported_errors("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"));
     CHECK_FALSE(sanitizer_reported_errors("[doctest] Status: SUCCESS!\n"));
+}
+
+TEST_CASE("a grading program runs without the caller's sanitizer settings, with its own") {
+    // /bin/sh stands in for the grading program: it prints what it was given.
+    setenv("COURSE_MEMCHECK", "/caller/compute-sanitizer", 1);
+    const course::testing::CommandRun run = course::testing::run_grading_program(
+        "/bin/sh", {"COURSE_GRADED=lesson"},
+        {"-c", "echo \"${COURSE_MEMCHECK-unset} ${COURSE_RACECHECK-unset} $COURSE_GRADED $0\"", "argument"});
+    unsetenv("COURSE_MEMCHECK");
+    CHECK(run.status == 0);
+    CHECK(run.output == "unset unset lesson argument\n");
 }
 
 TEST_CASE("a sanitizer run fails on its exit status, or on hazards its summary counts") {
