@@ -3,9 +3,11 @@
 // kernel's code from it (launched_kernel_code). For the grading checks that
 // look for instructions or count them: basics 02 and matmul 06 (16-byte
 // loads), matmul 09 (cp.async and its waits: tests/matmul/stages.h), hgemm
-// 06 to 09 (TMA copies, wgmma, setmaxnreg: tests/hgemm/structure.h) and
-// pipeline 09 (its loop's rows: tests/pipeline/helpers.cpp). Naming the
-// kernel takes cudaFuncGetName, CUDA 12.3 or later.
+// 06 to 09 (TMA copies, wgmma, setmaxnreg: tests/hgemm/structure.h),
+// pipeline 09 (its loop's rows: tests/pipeline/helpers.cpp), separable 02
+// (constant-memory reads: tests/separable/helpers.cpp) and the own-kernels
+// check (tests/own_kernels.cpp). Naming the kernel takes cudaFuncGetName,
+// CUDA 12.3 or later.
 #pragma once
 
 #include "sass_text.h"

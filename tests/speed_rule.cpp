@@ -53,6 +53,9 @@ std::string summary(const SpeedAttempt& attempt, double minimum) {
     return out.str();
 }
 
+// How graded_title ends: the speed rule finds the graded rows by it.
+const std::string kGradedTitleEnd = ", the kernel graded";
+
 // While it lives, the harness hands every row of the race's first ladder to
 // the own-kernels check before timing it, where the row is the kernel graded
 // (graded_title): the correctness sizes see the launcher's kernels, this sees
@@ -62,10 +65,9 @@ class GradedRowsChecked {
 public:
     GradedRowsChecked() {
         harness().before_measure = [](const Rung& rung, const KernelRun& run) {
-            static const std::string graded = ", the kernel graded";
             const std::string& title = rung.title;
-            if (title.size() >= graded.size() &&
-                title.compare(title.size() - graded.size(), graded.size(), graded) == 0)
+            if (title.size() >= kGradedTitleEnd.size() &&
+                title.compare(title.size() - kGradedTitleEnd.size(), kGradedTitleEnd.size(), kGradedTitleEnd) == 0)
                 check_launches_own_kernels(run.launch, "in the race");
         };
     }
@@ -110,7 +112,7 @@ void check_speed_rule(const std::string& lesson, const std::function<SpeedAttemp
 }
 
 std::string solution_title(int step) { return "step " + step_label(step) + ", reference solution"; }
-std::string graded_title(int step) { return "step " + step_label(step) + ", the kernel graded"; }
+std::string graded_title(int step) { return "step " + step_label(step) + kGradedTitleEnd; }
 
 std::string mark_and_format(Ladder& ladder, std::size_t graded_row) {
     for (std::size_t row = 0; row < ladder.rungs.size(); ++row) ladder.rungs[row].student = row == graded_row;

@@ -63,17 +63,11 @@ course::LaunchRecord launches_for(Launcher launch, int width, int height, int ta
 std::vector<std::string> kernels_not_reading_constant_memory(Launcher launch, const std::string& library,
                                                              const std::string& cuobjdump, std::string& failure) {
     std::vector<std::string> without;
-    std::string listing;
-    if (!course::testing::sass_listing(cuobjdump, library, listing, failure)) return without;
     for (const course::KernelLaunch& kernel : launches_for(launch, 129, 67, 7).kernels) {
         std::string name;
-        if (!course::testing::kernel_name(kernel.function, name, failure)) return without;
-        const course::testing::KernelCode code = course::testing::kernel_code(listing, name);
-        if (!code.found) {
-            failure =
-                "the kernel " + name + " has no machine code in " + library + ", whose kernels are " + code.functions;
+        course::testing::KernelCode code;
+        if (!course::testing::launched_kernel_code(kernel.function, cuobjdump, library, name, code, failure))
             return without;
-        }
         if (course::testing::count_lines_with(code.lines, {"c[0x3]["}) == 0)
             without.push_back(course::testing::demangled(name));
     }
