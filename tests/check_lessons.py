@@ -772,9 +772,10 @@ def main():
 
             # 2. regexes of the lesson README
             readme = lesson + "/README.md"
-            if not os.path.exists(os.path.join(ROOT, readme)):
+            readme_exists = os.path.exists(os.path.join(ROOT, readme))
+            if not readme_exists:
                 problems.append("%s: missing (the lesson's text)" % readme)
-            readme_lines = read(readme).count("\n") if os.path.exists(os.path.join(ROOT, readme)) else 0
+            readme_lines = read(readme).count("\n") if readme_exists else 0
             if readme_lines > LESSON_README_LINES:
                 problems.append("%s: %d lines, more than the %d a lesson README may have (rule 4: move tables to "
                                 "the track README or MEASURED.md, analyses to NOTES.md)" % (
@@ -857,12 +858,12 @@ def main():
     for track in track_steps:
         readme = "lessons/%s/README.md" % track
         if os.path.exists(os.path.join(ROOT, readme)):
-            count = read(readme).count("\n")
+            text = read(readme)
+            count = text.count("\n")
             if count > TRACK_README_LINES:
                 track_problems.append("%s: %d lines, more than the %d a track README may have (rule 4)" % (
                     readme, count, TRACK_README_LINES))
             # 9. every step has its row in the track README's grading table
-            text = read(readme)
             grading = text[text.find("\n## Grading\n"):] if "\n## Grading\n" in text else ""
             grading = grading.split("<!-- starters-table: begin")[0]
             for folder in track_steps[track]:
