@@ -3,6 +3,7 @@
 #include "own_kernels.h"
 
 #include "doctest_include.h"
+#include "library_calls.h"
 #include "sass_listing.h"
 
 #include <cstdlib>
@@ -17,6 +18,8 @@ namespace {
 struct Libraries {
     std::string graded;  // empty: this program grades no kernel.cu
     std::vector<std::string> earlier;
+    std::string solution;  // the step's solution's library: the calls it makes are allowed
+    std::string nm;
 };
 
 Libraries& libraries() {
@@ -57,11 +60,42 @@ bool grading_a_kernel_file() {
     return graded != nullptr && *graded != '\0';
 }
 
+// What the graded kernel.cu calls that a lesson's launcher may not
+// (library_calls.h), and the header-only libraries' kernels compiled into it,
+// launched or not: checked once per program, at its first look at a
+// launcher's kernels.
+void check_calls_once(const Libraries& l, const KernelNames& own) {
+    static bool checked = false;
+    if (checked) return;
+    checked = true;
+    std::set<std::string> graded_calls, solution_calls;
+    std::string failure;
+    if (!library_undefined_symbols(l.nm, l.graded, graded_calls, failure) ||
+        (!l.solution.empty() && !library_undefined_symbols(l.nm, l.solution, solution_calls, failure))) {
+        FAIL_CHECK("what the kernel.cu graded calls cannot be read: " << failure);
+        return;
+    }
+    for (const ForbiddenCall& call : forbidden_calls(graded_calls, solution_calls))
+        FAIL_CHECK("the kernel.cu graded (" << file_name(l.graded) << ") calls " << call.name << ": " << call.what
+                                            << ". A lesson's launcher computes its result with its own kernels, "
+                                               "whether its launches are recorded or timed, or not");
+    for (const std::string& kernel : own.names) {
+        const std::string library = library_of_kernel(kernel);
+        if (!library.empty())
+            FAIL_CHECK("the kernel.cu graded (" << file_name(l.graded) << ") has " << library << "'s kernel "
+                                                << demangled(kernel)
+                                                << " compiled in from its headers: a lesson's launcher runs kernels "
+                                                   "the lesson writes");
+    }
+}
+
 }  // namespace
 
-void register_graded_libraries(const char* graded, const char* earlier) {
+void register_graded_libraries(const char* graded, const char* earlier, const char* solution, const char* nm) {
     Libraries& l = libraries();
     l.graded = graded;
+    l.solution = solution;
+    l.nm = nm;
     l.earlier.clear();
     std::istringstream paths(earlier);
     for (std::string path; std::getline(paths, path, ':');)
@@ -88,6 +122,7 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
         FAIL_CHECK("the kernels launched" << what << " cannot be looked up: " << own.failure);
         return;
     }
+    check_calls_once(l, own);
     for (const void* kernel : kernels) {
         if (kernel == nullptr) {
             FAIL_CHECK("the launcher runs a kernel"

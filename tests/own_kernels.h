@@ -15,12 +15,20 @@
 // times the graded row, where the harness measures the row (course::measure:
 // every race but separable 08's, whose transfer bench times the job, and
 // whose job's graph is checked at the grading shapes): a launcher that
-// changes its kernels at the race's size fails there. What it does not see:
-// a launcher that asks whether it is being captured (cudaStreamIsCapturing)
-// and behaves differently, or one that counts its calls.
+// changes its kernels at the race's size fails there. A capture cannot see
+// what a launcher does when it is not captured: one that asks
+// (cudaStreamIsCapturing), or counts its calls, could launch its own kernels
+// while recorded and a library's otherwise. So the first check also reads
+// what the kernel.cu calls outside itself (library_calls.h: the symbols its
+// static library leaves undefined, `nm`), and fails a call to a library's
+// API, to code loaded or looked up at run time, to a library rung of the
+// course or to the reference solution, unless the step's solution makes the
+// same call; and a CUB, Thrust or CUTLASS kernel compiled into the kernel.cu
+// fails whether it is launched or not.
 //
-// tests/meson.build defines COURSE_GRADED_LIBRARY and COURSE_EARLIER_LIBRARIES
-// (paths separated by ':') on each grading test's compile line; this header,
+// tests/meson.build defines COURSE_GRADED_LIBRARY, COURSE_EARLIER_LIBRARIES
+// (paths separated by ':'), COURSE_SOLUTION_LIBRARY (the step's solution's
+// static library) and COURSE_NM on each grading test's compile line; this header,
 // included by every track's test helpers, hands them to the checks below. The
 // tracks' exactness checks (check_grading_sizes, check_every_shape, ...) call
 // check_launches_own_kernels at each size, so every grading test of a kernel
@@ -37,10 +45,12 @@
 
 namespace course::testing {
 
-void register_graded_libraries(const char* graded, const char* earlier);
+void register_graded_libraries(const char* graded, const char* earlier, const char* solution, const char* nm);
 
 struct GradedLibraries {
-    GradedLibraries(const char* graded, const char* earlier) { register_graded_libraries(graded, earlier); }
+    GradedLibraries(const char* graded, const char* earlier, const char* solution, const char* nm) {
+        register_graded_libraries(graded, earlier, solution, nm);
+    }
 };
 
 // Fails the current test case, naming the kernel and where its code is not,
@@ -65,5 +75,12 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
 #ifndef COURSE_EARLIER_LIBRARIES
 #define COURSE_EARLIER_LIBRARIES ""
 #endif
-static const course::testing::GradedLibraries course_graded_libraries_(COURSE_GRADED_LIBRARY, COURSE_EARLIER_LIBRARIES);
+#ifndef COURSE_SOLUTION_LIBRARY
+#define COURSE_SOLUTION_LIBRARY ""
+#endif
+#ifndef COURSE_NM
+#define COURSE_NM ""
+#endif
+static const course::testing::GradedLibraries course_graded_libraries_(COURSE_GRADED_LIBRARY, COURSE_EARLIER_LIBRARIES,
+                                                                       COURSE_SOLUTION_LIBRARY, COURSE_NM);
 #endif

@@ -10,11 +10,11 @@
 // CUDA 12.3 or later.
 #pragma once
 
+#include "command_output.h"
 #include "sass_text.h"
 
 #include <cuda_runtime.h>
 
-#include <cstdio>
 #include <string>
 
 // The path of cuobjdump, found beside nvcc when the build was configured
@@ -55,17 +55,10 @@ inline bool sass_listing(const std::string& cuobjdump, const std::string& librar
         return false;
     }
     const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-        failure = "could not run " + command;
-        return false;
-    }
-    listing.clear();
-    char buffer[4096];
-    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) listing.append(buffer, n);
-    const int status = pclose(pipe);
-    if (status != 0 || listing.empty()) {
-        failure = command + " failed (status " + std::to_string(status) + "): the machine code cannot be read";
+    const CommandOutput out = command_output(command);
+    listing = out.text;
+    if (out.status != 0 || listing.empty()) {
+        failure = command + " failed (status " + std::to_string(out.status) + "): the machine code cannot be read";
         return false;
     }
     return true;

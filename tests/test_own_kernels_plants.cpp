@@ -3,11 +3,14 @@
 // reference or faster, with kernels that are not its kernel.cu's, must fail,
 // naming the kernel. Reduction step 03's test runs a launcher that hands the
 // work to the reference solution the test links (after a kernel of its own),
-// and one that does so only at the race's size (its own kernel sums the
-// correctness sizes exactly); matmul step 03's, one that calls cuBLAS. Run as
-// the grade setup runs them ($COURSE_GRADED set): the first and the last
-// without their races (not the point here, and the plants would pass them),
-// the second with its race alone.
+// one that does so only at the race's size (its own kernel sums the
+// correctness sizes exactly), and one that does so only where it is not being
+// captured (the captures, which record the kernels a launcher runs, see only
+// its own: the check of what its kernel.cu calls fails it, tests/
+// library_calls.h); matmul step 03's, one that calls cuBLAS. Run as the grade
+// setup runs them ($COURSE_GRADED set): the second with its race alone, the
+// others without their races (not the point here, and the plants would pass
+// them).
 #include "doctest_include.h"
 #include "gpu_test.h"
 #include "plant_run.h"
@@ -39,6 +42,12 @@ TEST_CASE("a launcher that hands the work to the reference solution at the race'
                 "reduce_sequential<int>(int const*, long long*, unsigned long) in the race, which is not compiled "
                 "from the kernel.cu graded",
                 "--test-case=*as fast as*");
+}
+
+TEST_CASE("a launcher that hands the work to the reference solution where it is not captured fails its grading test") {
+    check_plant("COURSE_CAPTURED_PLANT",
+                "calls reduction::solution::step03_sequential(int const*, unsigned long, long long*, long long*, "
+                "CUstream_st*): the reference solution");
 }
 
 TEST_CASE("a launcher that calls cuBLAS fails its grading test") {

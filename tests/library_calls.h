@@ -1,0 +1,121 @@
+// What a graded kernel.cu calls outside itself, read from the symbols its
+// static library leaves undefined (`nm --undefined-only`), and which of those
+// calls a lesson's launcher may not make: a library's API (cuBLAS, NPP,
+// cuFFT, ...), code loaded or looked up at run time (dlopen, the driver's
+// modules and launches, its entry points), the course's own library rungs
+// (matmul::cublas_sgemm, hgemm::cublas_gemm_ex, reduction::CubSum) and the
+// reference solution the grading test links (namespace `solution`).
+//
+// The own-kernels check (own_kernels.h) looks at the kernels a launcher runs
+// where a capture records them; this one looks at what the code can reach at
+// all, so a launcher that asks whether it is being captured, or counts its
+// calls, and hands the work to a library otherwise, fails here. A call the
+// step's own solution makes is allowed (hgemm 06 to 08 ask the driver for
+// cuTensorMapEncodeTiled through cudaGetDriverEntryPointByVersion). No CUDA
+// here, so that the CPU tests check the reading on made-up listings.
+#pragma once
+
+#include "command_output.h"
+#include "sass_text.h"
+
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace course::testing {
+
+// The undefined symbols of `nm --undefined-only --format=posix` output: each
+// line "<symbol> U ..." (a line per object of the archive, the objects' own
+// lines "library.a[object.o]:" in between), each symbol once.
+inline std::set<std::string> undefined_symbols(const std::string& nm_output) {
+    std::set<std::string> symbols;
+    std::istringstream lines(nm_output);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream fields(line);
+        std::string symbol, type;
+        if (fields >> symbol >> type && (type == "U" || type == "w" || type == "v")) symbols.insert(symbol);
+    }
+    return symbols;
+}
+
+// What `symbol` (as nm prints it: mangled, or a C name) reaches that a
+// lesson's launcher may not call, in words for a message ("cuBLAS's API"), or
+// "" where it is allowed.
+inline std::string forbidden_call(const std::string& symbol) {
+    struct Prefix {
+        const char* prefix;
+        const char* what;
+    };
+    static const Prefix prefixes[] = {
+        {"cublas", "cuBLAS's API"},
+        {"npp", "NPP's API"},
+        {"cufft", "cuFFT's API"},
+        {"curand", "cuRAND's API"},
+        {"cusparse", "cuSPARSE's API"},
+        {"cusolver", "cuSOLVER's API"},
+        {"cudnn", "cuDNN's API"},
+        {"cutensor", "cuTENSOR's API"},
+        {"nvrtc", "NVRTC, which compiles code at run time"},
+        {"nvJitLink", "nvJitLink, which links code at run time"},
+        {"cuModule", "the driver's modules: code loaded at run time"},
+        {"cuLibrary", "the driver's libraries: code loaded at run time"},
+        {"cudaLibrary", "the runtime's libraries: code loaded at run time"},
+        {"cuKernel", "the driver's kernels, launched by handle"},
+        {"cuLaunch", "the driver's launches"},
+        {"cuGetProcAddress", "the driver's functions, looked up by name"},
+        {"cudaGetDriverEntryPoint", "the driver's functions, looked up by name"},
+        {"dlopen", "code loaded at run time"},
+        {"dlmopen", "code loaded at run time"},
+        {"dlsym", "functions looked up by name at run time"},
+        {"dlvsym", "functions looked up by name at run time"},
+    };
+    for (const Prefix& p : prefixes)
+        if (symbol.rfind(p.prefix, 0) == 0) return p.what;
+    const std::string name = demangled(symbol);
+    if (name.find("::solution::") != std::string::npos || name.rfind("solution::", 0) == 0)
+        return "the reference solution, which the grading test links to race it";
+    for (const char* rung : {"matmul::cublas_sgemm(", "hgemm::cublas_gemm_ex(", "reduction::CubSum::"})
+        if (name.find(rung) != std::string::npos) return "the track's library rung";
+    return "";
+}
+
+// One forbidden call: the symbol, demangled, and what it reaches.
+struct ForbiddenCall {
+    std::string name;
+    std::string what;
+};
+
+// The calls of `graded` (its undefined symbols) that forbidden_call refuses
+// and `solution` (the step's solution's) does not make.
+inline std::vector<ForbiddenCall> forbidden_calls(const std::set<std::string>& graded,
+                                                  const std::set<std::string>& solution) {
+    std::vector<ForbiddenCall> calls;
+    for (const std::string& symbol : graded) {
+        if (solution.count(symbol) != 0) continue;
+        const std::string what = forbidden_call(symbol);
+        if (!what.empty()) calls.push_back({demangled(symbol), what});
+    }
+    return calls;
+}
+
+// The symbols `library` leaves undefined, read with `nm`; false and why in
+// `failure` where nm is missing or fails.
+inline bool library_undefined_symbols(const std::string& nm, const std::string& library, std::set<std::string>& symbols,
+                                      std::string& failure) {
+    if (nm.empty()) {
+        failure = "nm (binutils) was not found when the build was configured, so what the kernel.cu calls cannot be "
+                  "read: install binutils and run meson setup --reconfigure";
+        return false;
+    }
+    const std::string command = "'" + nm + "' --undefined-only --format=posix '" + library + "' 2>&1";
+    const CommandOutput out = command_output(command);
+    if (out.status != 0) {
+        failure = command + " failed (status " + std::to_string(out.status) + "): " + out.text.substr(0, 400);
+        return false;
+    }
+    symbols = undefined_symbols(out.text);
+    return true;
+}
+
+}  // namespace course::testing
