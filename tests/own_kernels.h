@@ -4,8 +4,8 @@
 // the step's reference solution, or an earlier step's, calls: hgemm 06 to 08
 // hand step 05 the shapes their tensor maps cannot describe, so from step 06
 // on step 05's kernels count), and must not be a header-only
-// library's compiled into it (CUB's, Thrust's, CUTLASS's: library_of_kernel in
-// sass_text.h). A launcher that calls cuBLAS, CUB or NPP, or the reference
+// library's compiled into it (CUB's, Thrust's, CUTLASS's, CuTe's, libcu++'s:
+// library_of_kernel in sass_text.h). A launcher that calls cuBLAS, CUB or NPP, or the reference
 // solution that the speed rule races (linked into every grading program),
 // computes the right result at the reference's speed and would pass every
 // other check; this one names the kernel it launched instead.
@@ -21,10 +21,13 @@
 // while recorded and a library's otherwise. So the first check also reads
 // what the kernel.cu calls outside itself (library_calls.h: the symbols its
 // static library leaves undefined, `nm`), and fails a call to a library's
-// API, to code loaded or looked up at run time, to a library rung of the
-// course or to the reference solution, unless the step's solution makes the
-// same call; and a CUB, Thrust or CUTLASS kernel compiled into the kernel.cu
-// fails whether it is launched or not.
+// API, to code loaded or looked up at run time, to the question whether its
+// stream is captured, to a library rung of the course, to the grading
+// program's own functions or to the reference solution, unless the step's
+// solution makes a call of the same kind; and a header-only library's kernel
+// compiled into the kernel.cu fails whether it is launched or not (but CUB's
+// EmptyKernel, which its headers compile into any .cu that includes them).
+// library_calls.h says what this still cannot see.
 //
 // tests/meson.build defines COURSE_GRADED_LIBRARY, COURSE_EARLIER_LIBRARIES
 // (paths separated by ':'), COURSE_SOLUTION_LIBRARY (the step's solution's

@@ -49,16 +49,13 @@ inline bool kernel_name(const void* function, std::string& name, std::string& fa
 // cuobjdump is missing or fails.
 inline bool sass_listing(const std::string& cuobjdump, const std::string& library, std::string& listing,
                          std::string& failure) {
-    if (cuobjdump.empty()) {
-        failure = "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine code "
-                  "cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure";
+    if (!tool_output(cuobjdump, "-sass '" + library + "'",
+                     "cuobjdump was not found beside nvcc when the build was configured, so the kernel's machine "
+                     "code cannot be read: install the CUDA toolkit's cuobjdump and run meson setup --reconfigure",
+                     "the machine code cannot be read", listing, failure))
         return false;
-    }
-    const std::string command = "'" + cuobjdump + "' -sass '" + library + "' 2>&1";
-    const CommandOutput out = command_output(command);
-    listing = out.text;
-    if (out.status != 0 || listing.empty()) {
-        failure = command + " failed (status " + std::to_string(out.status) + "): the machine code cannot be read";
+    if (listing.empty()) {
+        failure = "cuobjdump -sass '" + library + "' printed nothing: the machine code cannot be read";
         return false;
     }
     return true;

@@ -1,8 +1,9 @@
 // tests/library_calls.h: the reading of nm's listing and the rules on made-up
 // symbols, then nm on the course's own libraries (tests/meson.build names
 // them): every starter calls nothing its step's solution does not, and each
-// own-kernels plant calls the reference solution or cuBLAS, where the check
-// must find it. Without nm the second part fails, saying so.
+// own-kernels plant calls the reference solution or cuBLAS (through the
+// track's library rung), where the check must find it (the one that asks
+// whether it is captured, that too). Without nm the second part fails, saying so.
 #include "doctest_include.h"
 
 #include "library_calls.h"
@@ -73,22 +74,31 @@ TEST_CASE("the calls a lesson's launcher may not make") {
           "the reference solution, which the grading test links to race it");
     // matmul::cublas_sgemm(float const*, float const*, float*, int, int, int, CUstream_st*)
     CHECK(forbidden_call("_ZN6matmul12cublas_sgemmEPKfS1_PfiiiP11CUstream_st") == "the track's library rung");
+    CHECK(forbidden_call("cudaStreamIsCapturing") == "the question whether its stream is being captured");
+    CHECK(forbidden_call("cudaStreamGetCaptureInfo_v3") == "the question whether its stream is being captured");
+    CHECK(forbidden_call("dl_iterate_phdr") == "the loaded libraries' symbol tables, walked at run time");
+    // course::testing::register_graded_libraries(char const*, char const*, char const*, char const*)
+    CHECK(forbidden_call("_ZN6course7testing25register_graded_librariesEPKcS2_S2_S2_") ==
+          "the grading program's own functions");
     // What every launcher calls: the runtime's launches, the harness, the C++ library.
-    for (const char* allowed : {"cudaGetLastError", "cudaFuncSetAttribute", "__cudaLaunchKernel",
-                                "_ZN6course16throw_cuda_errorE9cudaErrorPKcS2_i", "cudaStreamIsCapturing",
-                                "cudaMemcpyToSymbolAsync", "memcpy", "__cxa_guard_acquire",
-                                // matmul::kernels::step09_async_copies(...): an earlier step's solution
-                                "_ZN6matmul7kernels19step09_async_copiesEPKfS2_PfiiiP11CUstream_st"})
+    for (const char* allowed :
+         {"cudaGetLastError", "cudaFuncSetAttribute", "__cudaLaunchKernel",
+          "_ZN6course16throw_cuda_errorE9cudaErrorPKcS2_i", "cudaMemcpyToSymbolAsync", "memcpy", "__cxa_guard_acquire",
+          // matmul::kernels::step09_async_copies(...): an earlier step's solution
+          "_ZN6matmul7kernels19step09_async_copiesEPKfS2_PfiiiP11CUstream_st"})
         CHECK_MESSAGE(forbidden_call(allowed).empty(), std::string(allowed));
 }
 
-TEST_CASE("a call the step's solution makes is allowed") {
-    const std::set<std::string> graded{"cudaGetDriverEntryPointByVersion", "cublasSgemm_v2", "memcpy"};
-    const std::vector<ForbiddenCall> calls = forbidden_calls(graded, {"cudaGetDriverEntryPointByVersion", "memcpy"});
+TEST_CASE("a call of a kind the step's solution makes is allowed") {
+    const std::set<std::string> graded{"cudaGetDriverEntryPointByVersion", "cublasSgemm_v2", "memcpy",
+                                       "cudaStreamGetCaptureInfo_v3"};
+    const std::vector<ForbiddenCall> calls =
+        forbidden_calls(graded, {"cudaGetDriverEntryPoint", "memcpy", "cudaStreamIsCapturing"});
     REQUIRE(calls.size() == 1);
     CHECK(calls[0].name == "cublasSgemm_v2");
     CHECK(calls[0].what == "cuBLAS's API");
     CHECK(forbidden_calls(graded, graded).empty());
+    CHECK(forbidden_calls(graded, {}).size() == 3);
 }
 
 TEST_CASE("every starter calls only what its step's solution calls") {
@@ -101,7 +111,7 @@ TEST_CASE("every starter calls only what its step's solution calls") {
     }
 }
 
-TEST_CASE("each own-kernels plant calls the reference solution or a library, and the check finds it") {
+TEST_CASE("each own-kernels plant calls the reference solution or a library rung, and the check finds it") {
     const auto pairs = pairs_of(environment("COURSE_PLANT_PAIRS"));
     REQUIRE_MESSAGE(pairs.size() == 4, "COURSE_PLANT_PAIRS names the four plants (tests/meson.build sets it)");
     for (const auto& [plant, solution] : pairs) {
@@ -110,7 +120,8 @@ TEST_CASE("each own-kernels plant calls the reference solution or a library, and
         CHECK(!calls.empty());
         for (const ForbiddenCall& call : calls)
             CHECK_MESSAGE((call.what == "the reference solution, which the grading test links to race it" ||
-                           call.what == "the track's library rung"),
+                           call.what == "the track's library rung" ||
+                           call.what == "the question whether its stream is being captured"),
                           call.name);
     }
 }
