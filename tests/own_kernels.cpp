@@ -114,6 +114,17 @@ void register_graded_libraries(const char* graded, const char* earlier, const ch
         if (!path.empty()) l.earlier.push_back(path);
 }
 
+void check_calls_of_graded_file() {
+    const Libraries& l = libraries();
+    if (l.graded.empty()) {
+        if (grading_a_kernel_file())
+            FAIL_CHECK("this grading program was built without COURSE_GRADED_LIBRARY (tests/meson.build defines it), "
+                       "so what its kernel.cu calls cannot be read");
+        return;
+    }
+    check_calls_once(l);
+}
+
 void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& at) {
     const std::string what = where(at);
     const Libraries& l = libraries();

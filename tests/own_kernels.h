@@ -35,7 +35,8 @@
 // included by every track's test helpers, hands them to the checks below. The
 // tracks' exactness checks (check_grading_sizes, check_every_shape, ...) call
 // check_launches_own_kernels at each size, so every grading test of a kernel
-// runs it (occupancy 02, a host-side calculator, launches none).
+// runs it; occupancy 02, a host-side calculator that launches none, calls
+// check_calls_of_graded_file itself.
 #pragma once
 
 #include "course/launches.h"
@@ -71,6 +72,11 @@ void check_launches_own_kernels(const LaunchRecord& record, const std::string& w
 void check_launches_own_kernels(const std::function<void(cudaStream_t)>& enqueue, const std::string& what);
 // The same for kernels found another way (a multi-stream job's captured graph).
 void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& what);
+// Only the check of what the graded kernel.cu calls (library_calls.h), once
+// per program as the checks above run it: for a grading test whose launcher
+// launches no kernel (occupancy 02's calculator, which could otherwise hand
+// its answers to the reference solution's calculator).
+void check_calls_of_graded_file();
 
 }  // namespace course::testing
 

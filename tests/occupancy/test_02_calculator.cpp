@@ -39,6 +39,13 @@ TEST_CASE("step 02 agrees with cudaOccupancyMaxActiveBlocksPerMultiprocessor on 
                   result.tried, " configurations; the first:", result.first);
 }
 
+TEST_CASE("step 02 computes with its own code: its kernel.cu calls neither the reference solution nor a library") {
+    // The reference solution's calculator is linked into this program (every
+    // grading test links its step's); a calculator that handed it the work
+    // would pass every other case (tests/library_calls.h reads the calls).
+    course::testing::check_calls_of_graded_file();
+}
+
 TEST_CASE("step 02 sees each limiter bind on this GPU") {
     // One configuration per limiter, from the GPU's own limits.
     const occupancy::SmLimits sm = occupancy::limits_of(harness().device.ordinal);
