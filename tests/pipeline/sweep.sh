@@ -14,7 +14,8 @@
 # script compiles that file again with the candidate's -D defines, exactly as
 # the build compiles it otherwise (tests/sweep-rebuild.sh), in parallel,
 # links a copy of course-ladders and one of the step's grading test
-# (tests/solution-pipeline-NN) with it in a scratch folder, and, one at a
+# (tests/solution-pipeline-NN, its source compiled again to look kernels up in
+# the candidate's archive) with it in a scratch folder, and, one at a
 # time, runs
 #   course-ladders pipeline --size S --reps REPS --format json
 # which measures the ladder that `course-targets pipeline` measures (every
@@ -116,6 +117,20 @@ if ! "$sweep_ninja" "$grading" tests/course-targets > "${TMPDIR:-/tmp}/sweep-$st
     exit 2
 fi
 grading_link=$("$sweep_ninja" -t commands "$grading" | tail -n 1)
+# The grading test names the library it grades on its compile line
+# (COURSE_GRADED_LIBRARY, COURSE_SOLUTION_LIBRARY: the build's solution
+# library, by its absolute path): its own-kernels look-ups read that file. So
+# each candidate compiles the test's source again, naming its own archive, and
+# links that object: a candidate whose kernels have other names than the
+# solution's is looked up where they are.
+grading_obj=$("$sweep_ninja" -t targets all | grep -o "^$grading\.p/[^:]*\.cpp\.o" | head -n 1)
+grading_compile=$("$sweep_ninja" -t commands "$grading_obj" | tail -n 1)
+graded_path="$PWD/$sweep_lib"
+if [ -z "$grading_obj" ] || [[ $grading_compile != *"$graded_path"* ]]; then
+    echo "sweep: $grading's compile line does not name $graded_path: the candidates' grading runs look kernels up in" \
+        "the build's library" >&2
+    grading_obj=""
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -123,15 +138,22 @@ results="$work/results.tsv"
 : > "$results"
 
 # Builds candidate n (its defines in $2) into $work/n: course-ladders
-# (tests/sweep-rebuild.sh), then the grading test linked with the same
-# archive; notes how that went in $work/n/status.
+# (tests/sweep-rebuild.sh), then the grading test, its source compiled to
+# name the candidate's archive and linked with it; notes how that went in
+# $work/n/status.
 build_candidate() {
     local dir="$work/$1" status=0
     sweep_build "$dir" "$2" || status=$?
     if [ $status -eq 0 ]; then
         local t=${grading_link//"$sweep_lib"/"$dir/lib.a"}
         t=${t//"-o $grading "/"-o $dir/grading "}
-        eval "$t" >> "$dir/link.log" 2>&1 || status=2
+        if [ -n "$grading_obj" ]; then
+            local c=${grading_compile//"$graded_path"/"$dir/lib.a"}
+            c=${c//"$grading_obj"/"$dir/grading.o"}
+            t=${t//"$grading_obj"/"$dir/grading.o"}
+            eval "$c" >> "$dir/link.log" 2>&1 || status=2
+        fi
+        [ $status -ne 0 ] || eval "$t" >> "$dir/link.log" 2>&1 || status=2
     fi
     case $status in
         0) echo ok > "$dir/status" ;;
