@@ -98,6 +98,20 @@ void check_calls_once(const Libraries& l) {
     }
 }
 
+// The libraries of the kernel.cu graded, or null where this program grades
+// none (the grading's self-tests, which check nothing then); it fails, saying
+// that `what` cannot be checked, where $COURSE_GRADED says one is graded but
+// the program was built without its library.
+const Libraries* graded_libraries(const char* what) {
+    const Libraries& l = libraries();
+    if (!l.graded.empty()) return &l;
+    if (grading_a_kernel_file())
+        FAIL_CHECK("this grading program was built without COURSE_GRADED_LIBRARY (tests/meson.build defines it), "
+                   "so "
+                   << what);
+    return nullptr;
+}
+
 }  // namespace
 
 void register_graded_libraries(const char* graded, const char* earlier, const char* solution, const char* nm) {
@@ -115,25 +129,14 @@ void register_graded_libraries(const char* graded, const char* earlier, const ch
 }
 
 void check_calls_of_graded_file() {
-    const Libraries& l = libraries();
-    if (l.graded.empty()) {
-        if (grading_a_kernel_file())
-            FAIL_CHECK("this grading program was built without COURSE_GRADED_LIBRARY (tests/meson.build defines it), "
-                       "so what its kernel.cu calls cannot be read");
-        return;
-    }
-    check_calls_once(l);
+    if (const Libraries* l = graded_libraries("what its kernel.cu calls cannot be read")) check_calls_once(*l);
 }
 
 void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& at) {
     const std::string what = where(at);
-    const Libraries& l = libraries();
-    if (l.graded.empty()) {
-        if (grading_a_kernel_file())
-            FAIL_CHECK("this grading program was built without COURSE_GRADED_LIBRARY (tests/meson.build defines it), "
-                       "so the kernels it launches cannot be looked up");
-        return;
-    }
+    const Libraries* graded = graded_libraries("the kernels it launches cannot be looked up");
+    if (graded == nullptr) return;
+    const Libraries& l = *graded;
     check_calls_once(l);
     if (kernels.empty()) {
         FAIL_CHECK("the launcher launches no kernel" << what
