@@ -5,7 +5,19 @@
 #include "occupancy/fermi.h"
 #include "occupancy/helpers.h"
 
+#include "library_calls.h"
+
 #include <cstdio>
+#include <set>
+#include <string>
+
+// The library built from the kernel.cu graded, and nm (tests/meson.build).
+#ifndef COURSE_GRADED_LIBRARY
+#define COURSE_GRADED_LIBRARY ""
+#endif
+#ifndef COURSE_NM
+#define COURSE_NM ""
+#endif
 
 using namespace occupancy::testing;
 
@@ -39,11 +51,25 @@ TEST_CASE("step 02 agrees with cudaOccupancyMaxActiveBlocksPerMultiprocessor on 
                   result.tried, " configurations; the first:", result.first);
 }
 
-TEST_CASE("step 02 computes with its own code: its kernel.cu calls neither the reference solution nor a library") {
+TEST_CASE("step 02 computes with its own code: its kernel.cu calls neither the runtime's occupancy calculator, nor "
+          "the reference solution, nor a library") {
     // The reference solution's calculator is linked into this program (every
     // grading test links its step's); a calculator that handed it the work
     // would pass every other case (tests/library_calls.h reads the calls).
     course::testing::check_calls_of_graded_file();
+    // Nor may it ask the runtime's calculator, which the comparison above
+    // takes as the truth: one that did for this GPU, and worked out only
+    // Fermi's examples itself, would pass every other case too.
+    if (std::string(COURSE_GRADED_LIBRARY).empty()) return;  // the grading's self-tests
+    std::set<std::string> calls;
+    std::string failure;
+    REQUIRE_MESSAGE(course::testing::library_undefined_symbols(COURSE_NM, COURSE_GRADED_LIBRARY, calls, failure),
+                    failure);
+    for (const std::string& call : calls)
+        if (call.rfind("cudaOccupancy", 0) == 0 || call.rfind("cuOccupancy", 0) == 0)
+            FAIL_CHECK("the calculator calls " << call
+                                               << ", the runtime's own occupancy calculator, which this test compares "
+                                                  "it with: step 02 works the answer out from the GPU's limits");
 }
 
 TEST_CASE("step 02 sees each limiter bind on this GPU") {
