@@ -65,16 +65,34 @@ bool grading_a_kernel_file() {
 // launched or not (but CUB's EmptyKernel, which CUB's headers compile into
 // any .cu that includes them, for their own queries of the device): checked
 // once per program, at its first look at a launcher's kernels.
+// The graded library's undefined symbols, read once per program; `failure`
+// says why where they cannot be read.
+struct GradedCalls {
+    bool read = false;
+    std::set<std::string> calls;
+    std::string failure;
+};
+
+const GradedCalls& graded_calls_of(const Libraries& l) {
+    static const GradedCalls instance = [&] {
+        GradedCalls read;
+        read.read = library_undefined_symbols(l.nm, l.graded, read.calls, read.failure);
+        return read;
+    }();
+    return instance;
+}
+
 void check_calls_once(const Libraries& l) {
     static bool checked = false;
     if (checked) return;
     checked = true;
-    std::set<std::string> graded_calls, solution_calls;
-    std::string failure;
-    if (!library_undefined_symbols(l.nm, l.graded, graded_calls, failure)) {
-        FAIL_CHECK("what the kernel.cu graded calls cannot be read: " << failure);
+    const GradedCalls& graded = graded_calls_of(l);
+    if (!graded.read) {
+        FAIL_CHECK("what the kernel.cu graded calls cannot be read: " << graded.failure);
         return;
     }
+    std::set<std::string> solution_calls;
+    std::string failure;
     if (!l.solution.empty() && !library_undefined_symbols(l.nm, l.solution, solution_calls, failure)) {
         FAIL_CHECK("what the step's solution calls, which the kernel.cu graded may call too, cannot be read from "
                    << l.solution
@@ -83,7 +101,7 @@ void check_calls_once(const Libraries& l) {
                    << failure);
         return;
     }
-    for (const ForbiddenCall& call : forbidden_calls(graded_calls, solution_calls))
+    for (const ForbiddenCall& call : forbidden_calls(graded.calls, solution_calls))
         FAIL_CHECK("the kernel.cu graded (" << file_name(l.graded) << ") calls " << call.name << ": " << call.what
                                             << ". A lesson's launcher does its work with its own kernels, the same "
                                                "way whether its launches are recorded, timed or checked");
@@ -130,6 +148,13 @@ void register_graded_libraries(const char* graded, const char* earlier, const ch
 
 void check_calls_of_graded_file() {
     if (const Libraries* l = graded_libraries("what its kernel.cu calls cannot be read")) check_calls_once(*l);
+}
+
+const std::set<std::string>* graded_file_calls() {
+    const Libraries& l = libraries();
+    if (l.graded.empty()) return nullptr;
+    const GradedCalls& graded = graded_calls_of(l);
+    return graded.read ? &graded.calls : nullptr;
 }
 
 void check_kernels_are_own(const std::vector<const void*>& kernels, const std::string& at) {

@@ -44,6 +44,7 @@
 #include <cuda_runtime.h>
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,12 @@ void check_kernels_are_own(const std::vector<const void*>& kernels, const std::s
 // launches no kernel (occupancy 02's calculator, which could otherwise hand
 // its answers to the reference solution's calculator).
 void check_calls_of_graded_file();
+// The symbols the graded kernel.cu's library leaves undefined, read with nm
+// once per program (the check above reads the same set), for a test's rule of
+// its own (occupancy 02 refuses the runtime's occupancy calculator); null
+// where this program grades no kernel.cu or nm cannot read them (the check
+// above says why).
+const std::set<std::string>* graded_file_calls();
 
 }  // namespace course::testing
 

@@ -7,22 +7,18 @@
 #include "doctest_include.h"
 
 #include "library_calls.h"
+#include "sanitizer_run.h"
 
-#include <cstdlib>
 #include <sstream>
 #include <utility>
 
 namespace {
 
+using course::testing::environment;
 using course::testing::forbidden_call;
 using course::testing::forbidden_calls;
 using course::testing::ForbiddenCall;
 using course::testing::undefined_symbols;
-
-std::string environment(const char* name) {
-    const char* value = std::getenv(name);
-    return value == nullptr ? "" : value;
-}
 
 // "library=solution:library=solution" as tests/meson.build writes it.
 std::vector<std::pair<std::string, std::string>> pairs_of(const std::string& text) {
