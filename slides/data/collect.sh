@@ -26,10 +26,27 @@
 # failure can be read.
 # Exits 0 when the reports were replaced, 1 if a command or a check failed
 # (or there is no GPU), 2 on a usage mistake.
+#
+#   slides/data/collect.sh --compare BUILD_DIR GPU [NAME...]
+#       measures the same reports with few runs each (COMPARE_REPS, default
+#       3; the --profile reports are left out: they take minutes under ncu,
+#       and their ladders are the other reports' commands) and changes
+#       nothing under slides/: slides/data/compare_reports.py compares them
+#       with the committed ones on what the code decides (rows, titles,
+#       checks, registers, shared memory, the notes' words) and prints every
+#       difference. Run it after changing a kernel, a title or a note: a
+#       difference means the committed reports, and the tables, charts and
+#       texts drawn from them, describe code that is gone. Exits 0 when every
+#       report is as committed, 1 otherwise.
 set -eu
 
+compare=0
+if [ "${1:-}" = "--compare" ]; then
+    compare=1
+    shift
+fi
 if [ $# -lt 2 ]; then
-    echo "usage: $0 BUILD_DIR GPU [NAME...]   (GPU: a short lower-case name such as h100 or h200;" \
+    echo "usage: $0 [--compare] BUILD_DIR GPU [NAME...]   (GPU: a short lower-case name such as h100 or h200;" \
         "NAME: a report, as in the figure lines of $0)" >&2
     exit 2
 fi
@@ -56,7 +73,9 @@ slides=$(cd "$(dirname "$0")/.." && pwd)
 # anywhere (they need no GPU).
 charts() { python3 "$slides/charts.py" "$@"; }
 draw_charts=1
-if ! charts probe; then
+if [ $compare -eq 1 ]; then
+    draw_charts=0  # nothing is committed: no charts to draw
+elif ! charts probe; then
     draw_charts=0
     echo "$0: the charts will not be drawn here; after this run, draw them where matplotlib is installed:" \
         "meson compile -C BUILD_DIR charts-update" >&2
@@ -77,6 +96,16 @@ figure() {
         for each in "${only[@]}"; do [ "$each" = "$name" ] && wanted=1; done
         [ $wanted -eq 1 ] || return 0
         measured+=("$name")
+    fi
+    if [ $compare -eq 1 ]; then
+        local arg
+        for arg in "$@"; do
+            if [ "$arg" = --profile ]; then
+                printf '%-32s left out: a --profile report (minutes under ncu)\n' "$gpu/$name.json"
+                return 0
+            fi
+        done
+        set -- "$@" --reps "${COMPARE_REPS:-3}"  # the last --reps counts
     fi
     local json=$scratch/data/$name.json
     local start status=0
@@ -182,6 +211,17 @@ if [ $failed -ne 0 ]; then
     echo "$0: not every report is complete and checked: slides/data/$gpu/ and slides/charts/$gpu/ are unchanged;" >&2
     echo "$0: this run's reports and their errors are in $scratch" >&2
     exit 1
+fi
+
+if [ $compare -eq 1 ]; then
+    status=0
+    python3 "$slides/data/compare_reports.py" "$slides/data/$gpu" "$scratch/data" || status=$?
+    if [ $status -eq 0 ]; then
+        rm -rf "$scratch"
+    else
+        echo "$0: nothing under slides/ changed; this run's reports are in $scratch" >&2
+    fi
+    exit $status
 fi
 
 # Every report is complete and checked: replace the committed ones, each
