@@ -74,8 +74,8 @@ TEST_CASE("step 02 loads and stores 16 bytes at a time where the arrays allow it
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/basics/02_grid_stride/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/basics/README.md's starters table.
     check_speed(2, basics::step01_vector_add, basics::solution::step02_grid_stride, basics::step02_grid_stride,
                 "the float4 loads and stores in the grid-stride loop (the vector path must "
                 "be the one taken for aligned arrays); the README's Nsight Compute command "

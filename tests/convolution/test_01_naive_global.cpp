@@ -20,8 +20,8 @@ TEST_CASE("step 01 is exact at every grading size, pitch and block shape") { tes
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/01_naive_global/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kReference, kStep}, /*memory_only_too=*/false,
                          "each thread computing one pixel from 25 global loads, the border left as it is; the "
                          "README's Nsight Compute command counts the global load instructions");

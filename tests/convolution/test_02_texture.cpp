@@ -33,8 +33,8 @@ TEST_CASE("step 02's texture reads bytes as they are, at pixel coordinates, clam
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/02_texture/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "every read through tex2D<unsigned char> on params.texture, one pixel per thread; the "
                          "README's Nsight Compute command counts the texture instructions");

@@ -28,8 +28,8 @@ TEST_CASE("step 03 computes four pixels per thread: no more blocks than the refe
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/03_texture_4px/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "four consecutive pixels per thread, so that a thread's neighbouring texels are fetched "
                          "once; the README's Nsight Compute command counts the texture instructions");

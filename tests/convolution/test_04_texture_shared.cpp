@@ -28,8 +28,8 @@ TEST_CASE("step 04 stages its tile in shared memory: the launch and shared memor
 
 TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/04_texture_shared/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "the tile and its apron loaded from the texture into shared memory once, then the 25 "
                          "reads from shared memory; the README's Nsight Compute command counts the texture and "

@@ -37,8 +37,8 @@ TEST_CASE("step 05 keeps its tile as floats in shared memory: the launch and sha
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/05_float_texture/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "the texture read as normalized floats (cudaReadModeNormalizedFloat), the tile kept as "
                          "floats in shared memory; the README's Nsight Compute command compares the two steps");

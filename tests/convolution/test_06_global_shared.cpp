@@ -25,8 +25,8 @@ TEST_CASE("step 06 loads its tile into shared memory: the launch and shared memo
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/06_global_shared/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "the tile loaded from global memory (not the texture) into shared memory, four pixels per "
                          "thread; the README's Nsight Compute command counts the global loads");

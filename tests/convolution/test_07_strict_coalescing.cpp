@@ -25,8 +25,8 @@ TEST_CASE("step 07 loads its tile with a one-word apron: the launch and shared m
 
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/07_strict_coalescing/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/true,
                          "the tile loaded as aligned 32-bit words, a warp reading one contiguous stretch of each "
                          "row (the memory-only time shows the load alone); the README's Nsight Compute command "

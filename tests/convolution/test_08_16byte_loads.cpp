@@ -25,8 +25,8 @@ TEST_CASE("step 08 loads its tile with a 16-byte apron: the launch and shared me
 
 TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08 (and its memory-only variant)") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/08_16byte_loads/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/true,
                          "the tile loaded and the pixels stored as 16-byte words (uint4) where the rows are "
                          "aligned (the memory-only time shows the load alone); the README's Nsight Compute command "

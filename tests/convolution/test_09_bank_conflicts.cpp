@@ -25,8 +25,8 @@ TEST_CASE("step 09 pads its tile rows and stages its results: the launch and sha
 
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/09_bank_conflicts/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "which words a thread computes: thread tx takes words tx, tx + blockDim.x, tx + "
                          "2*blockDim.x and tx + 3*blockDim.x, so a tile row's threads read consecutive words (no "

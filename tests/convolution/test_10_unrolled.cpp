@@ -54,8 +54,8 @@ TEST_CASE("step 10 uses no shared memory and launches 16x2 pixels per thread") {
 
 TEST_CASE("step 10 runs at least 0.85x as fast as the reference solution of step 10") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/convolution/10_unrolled/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/convolution/README.md's starters table.
     testing::check_speed({kPrevious, kReference, kStep}, /*memory_only_too=*/false,
                          "the 16x2 strips with their six rows in registers (every loop unrolled, no shared memory) "
                          "and the seven dp4a per pixel on column words; the README's Nsight Compute command counts "

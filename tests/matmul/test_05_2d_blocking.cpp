@@ -16,8 +16,8 @@ TEST_CASE("step 05 keeps its 8 x 8 partial sums in registers") {
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/05_2d_blocking/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{4, "", matmul::step04_1d_blocking, matmul::step04_1d_blocking_attributes},
          {5, "", matmul::solution::step05_2d_blocking, matmul::solution::step05_2d_blocking_attributes},

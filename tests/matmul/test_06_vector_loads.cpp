@@ -32,8 +32,8 @@ TEST_CASE("step 06 takes a float4 path of its own: aligned matrices get another 
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/06_vector_loads/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{5, "", matmul::step05_2d_blocking, matmul::step05_2d_blocking_attributes},
          {6, "", matmul::solution::step06_vector_loads, matmul::solution::step06_vector_loads_attributes},

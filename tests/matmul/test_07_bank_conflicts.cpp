@@ -33,8 +33,8 @@ TEST_CASE("step 07 pads A's tile rows: at least the shared memory of the referen
 
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/07_bank_conflicts/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{6, "", matmul::step06_vector_loads, matmul::step06_vector_loads_attributes},
          {7, "", matmul::solution::step07_bank_conflicts, matmul::solution::step07_bank_conflicts_attributes},

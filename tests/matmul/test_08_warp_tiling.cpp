@@ -38,8 +38,8 @@ TEST_CASE("step 08 gives each warp a compact tile of C: a block's first warp, ru
 
 TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/08_warp_tiling/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{7, "", matmul::step07_bank_conflicts, matmul::step07_bank_conflicts_attributes},
          {8, "", matmul::solution::step08_warp_tiling, matmul::solution::step08_warp_tiling_attributes},

@@ -29,8 +29,8 @@ TEST_CASE("step 09 copies with cp.async and waits with a group of copies still i
 
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/09_async_copies/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{8, "", matmul::step08_warp_tiling, matmul::step08_warp_tiling_attributes},
          {9, "", matmul::solution::step09_async_copies, matmul::solution::step09_async_copies_attributes},

@@ -87,8 +87,8 @@ TEST_CASE("step 10 picks, for a shape it has run, one of its configurations that
 
 TEST_CASE("step 10 runs at least 0.85x as fast as the reference solution of step 10") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/matmul/10_tuned/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/matmul/README.md's starters table.
     matmul::testing::check_speed(
         {{9, "", matmul::step09_async_copies, matmul::step09_async_copies_attributes},
          {10, "", matmul::solution::step10_tuned, matmul::solution::step10_tuned_attributes},

@@ -21,8 +21,8 @@ TEST_CASE("step 01 sums a block's values in shared memory") {
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/01_interleaved_divergent/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(1, nullptr, reduction::solution::step01_interleaved_divergent, reduction::step01_interleaved_divergent,
                 std::size_t{1} << 24,
                 "the shared-memory tree of 256 values per block; the README's Nsight Compute command counts its "

@@ -25,8 +25,8 @@ TEST_CASE("step 02 keeps step 01's launch: one value per thread, a shared-memory
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/02_interleaved_strided/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(2, reduction::step01_interleaved_divergent, reduction::solution::step02_interleaved_strided,
                 reduction::step02_interleaved_strided, std::size_t{1} << 24,
                 "the index of each round (index = 2 * s * tid) and the shared-memory bank conflicts it causes (the "

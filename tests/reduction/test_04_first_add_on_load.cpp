@@ -17,8 +17,8 @@ TEST_CASE("step 04 launches half the blocks: two values per thread") {
 
 TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/04_first_add_on_load/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(4, reduction::step03_sequential, reduction::solution::step04_first_add_on_load,
                 reduction::step04_first_add_on_load, std::size_t{1} << 24,
                 "half as many blocks, each thread adding two values as it loads them; the README's Nsight Compute "

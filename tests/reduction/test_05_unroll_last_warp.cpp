@@ -12,8 +12,8 @@ TEST_CASE("step 05 sums exactly at every grading size") { check_grading_sizes(re
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/05_unroll_last_warp/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(5, reduction::step04_first_add_on_load, reduction::solution::step05_unroll_last_warp,
                 reduction::step05_unroll_last_warp, std::size_t{1} << 24,
                 "the last six rounds, done by warp 0 alone with __syncwarp() between them instead of "

@@ -21,8 +21,8 @@ TEST_CASE("step 07's first pass is at most one wave of blocks, whatever n") {
 
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/07_many_per_thread/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(7, reduction::step06_complete_unroll, reduction::solution::step07_many_per_thread,
                 reduction::step07_many_per_thread, std::size_t{1} << 24,
                 "one wave of blocks, each thread summing many values in a grid-stride loop before the tree; the "

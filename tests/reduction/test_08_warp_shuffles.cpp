@@ -25,8 +25,8 @@ TEST_CASE("step 08 keeps one value per warp in shared memory, not one per thread
 
 TEST_CASE("step 08 runs at least 0.85x as fast as the reference solution of step 08") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/08_warp_shuffles/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(8, reduction::step07_many_per_thread, reduction::solution::step08_warp_shuffles,
                 reduction::step08_warp_shuffles, std::size_t{1} << 24,
                 "__shfl_down_sync within each warp, one value per warp through shared memory; the README's Nsight "

@@ -31,8 +31,8 @@ TEST_CASE("step 09 is a single launch: one kernel, nothing else") {
 
 TEST_CASE("step 09 runs at least 0.85x as fast as the reference solution of step 09") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/reduction/09_vector_single_pass/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/reduction/README.md's starters table.
     check_speed(9, reduction::step08_warp_shuffles, reduction::solution::step09_vector_single_pass,
                 reduction::step09_vector_single_pass, std::size_t{1} << 22,
                 "16-byte loads (int4) in the grid-stride loop and the single pass (the last block to finish sums "

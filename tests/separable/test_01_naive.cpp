@@ -18,8 +18,8 @@ TEST_CASE("step 01 is two kernels: the row pass, then the column pass") {
 
 TEST_CASE("step 01 runs at least 0.85x as fast as the reference solution of step 01") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/01_naive/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(1, nullptr, separable::solution::step01_naive, separable::step01_naive,
                 "coalescing: threadIdx.x must walk along a row (x), so that a warp reads and writes 32 neighbouring "
                 "pixels; the README's Nsight Compute command counts the sectors per request");

@@ -42,8 +42,8 @@ TEST_CASE("step 02's kernels read the filter from constant memory, not from para
 
 TEST_CASE("step 02 runs at least 0.85x as fast as the reference solution of step 02") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/02_constant_filter/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(2, separable::step01_naive, separable::solution::step02_constant_filter,
                 separable::step02_constant_filter,
                 "the weights read from the __constant__ array (filter_weights[k]), not from params.weights; the "

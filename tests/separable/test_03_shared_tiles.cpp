@@ -28,8 +28,8 @@ TEST_CASE("step 03 stages each block's pixels in shared memory, apron included")
 
 TEST_CASE("step 03 runs at least 0.85x as fast as the reference solution of step 03") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/03_shared_tiles/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(3, separable::step02_constant_filter, separable::solution::step03_shared_tiles,
                 separable::step03_shared_tiles,
                 "the tile copy: each pixel copied once into shared memory (in strides of the block), __syncthreads() "

@@ -28,8 +28,8 @@ TEST_CASE("step 04 pads the row pass's tile: at least the reference's shared mem
 
 TEST_CASE("step 04 runs at least 0.85x as fast as the reference solution of step 04") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/04_padded_shared/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(4, separable::step03_shared_tiles, separable::solution::step04_padded_shared,
                 separable::step04_padded_shared,
                 "the row tile's stride: 16 mod 32 words, so that a warp's two half-rows fall on different banks; the "

@@ -13,8 +13,8 @@ TEST_CASE("step 05 filters every grading shape with every grading filter length"
 
 TEST_CASE("step 05 runs at least 0.85x as fast as the reference solution of step 05") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/05_read_only_loads/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(5, separable::step04_padded_shared, separable::solution::step05_read_only_loads,
                 separable::step05_read_only_loads,
                 "the tile copies through __ldg(&...); the README shows how to check the SASS (LDG.E.CONSTANT) and the "

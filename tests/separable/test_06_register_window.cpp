@@ -24,8 +24,8 @@ TEST_CASE("step 06 computes several outputs per thread in both passes") {
 
 TEST_CASE("step 06 runs at least 0.85x as fast as the reference solution of step 06") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/06_register_window/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(6, separable::step05_read_only_loads, separable::solution::step06_register_window,
                 separable::step06_register_window,
                 "the float4 window: four outputs per thread, each input loaded once per thread (row_filter4), and in "

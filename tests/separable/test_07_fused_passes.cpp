@@ -21,8 +21,8 @@ TEST_CASE("step 07 is one kernel: both passes, the intermediate rows on chip") {
 
 TEST_CASE("step 07 runs at least 0.85x as fast as the reference solution of step 07") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/07_fused_passes/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_speed(7, separable::step06_register_window, separable::solution::step07_fused_passes,
                 separable::step07_fused_passes,
                 "the two phases of one block: the row pass for the tile and its apron rows into shared memory, "

@@ -71,8 +71,8 @@ TEST_CASE("step 08 overlaps its chunks: chunk c+1 starts before chunk c is back,
 
 TEST_CASE("step 08 runs the whole job at least 0.85x as fast as the reference solution of step 08") {
     if (!course::testing::timing_is_meaningful()) return;
-    // The course's speed rule (tests/speed_rule.h); the figures measured with it
-    // are in lessons/separable/08_overlapped_transfers/README.md.
+    // The course's speed rule (tests/speed_rule.h); what the untouched starter
+    // measures in it is in lessons/separable/README.md's starters table.
     check_transfer_speed(separable::solution::step08_overlapped_transfers, separable::step08_overlapped_transfers,
                          separable::step07_fused_passes,
                          "the chunks: each on stream c % stream_count, its upload, kernel and download there, and "

@@ -13,7 +13,8 @@
 
 // TODO(step 09): strips of 24 rows (ROWS: two turns of 12, see
 // kTurn) and 4 rows ahead (AHEAD), and __launch_bounds__ room for
-// 10 blocks (MIN_BLOCKS: 96 registers, 20 warps a multiprocessor).
+// 10 blocks (MIN_BLOCKS: 96 registers, 20 warps a multiprocessor);
+// the settings renamed PIPELINE09_*, the names tests/pipeline/sweep.sh sets.
 #ifndef PIPELINE08_ROWS
 #define PIPELINE08_ROWS 16
 #endif

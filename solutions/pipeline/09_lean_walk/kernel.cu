@@ -1,7 +1,7 @@
 // Step 09: step 08's walk with fewer instructions that do no work.
 //
 // Step 08 is bound by its instructions, and its machine code (cuobjdump
-// -sass, counted in lessons/pipeline/NOTES.md, "Where the instructions go")
+// -sass, counted in lessons/pipeline/NOTES.md, "What might close the gap")
 // says where a quarter of them go: not to the rules'
 // arithmetic, but to the walk around it. Per row it works out two row
 // addresses in 64 bits from the row number, copies the three rows of
