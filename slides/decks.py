@@ -6,7 +6,8 @@ holds reports, not decks), rendered with the Marp CLI.
                                       <track>.pdf, with the files the decks show
                                       (`meson compile -C build slides`)
   decks.py fit SLIDES_DIR             every slide of every deck fits its
-                                      1280x720 box, measured in headless Chromium
+                                      1280x720 box, measured in headless Chromium,
+                                      after the measure has caught its plants
 
 Marp and the browser driver are the npm packages of slides/package.json,
 installed with `npm ci --prefix slides` from the top of the course; `build`
@@ -21,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 INSTALL = "apt-get install -y chromium nodejs npm && npm ci --prefix slides"
 SKIPPED = 77  # Meson's exit code for a skipped test
@@ -103,7 +105,69 @@ def fit(slides):
     if missing:
         print(f"decks: skipped, missing {' and '.join(missing)}; to run it: {INSTALL}")
         sys.exit(SKIPPED)
+    if not catches_plants(node, browser, slides):
+        sys.exit(1)
     sys.exit(subprocess.run([node, os.path.join(slides, "fit.js"), browser] + decks(slides)).returncode)
+
+
+# A deck of faults fit.js must find, slide by slide, and one slide it must
+# pass: a check that finds nothing would pass every deck.
+PLANTS = """---
+marp: true
+theme: default
+style: |
+  section { font-size: 26px; padding: 48px 64px; }
+---
+
+# A chart shown too small to read
+
+![h:400](charts/plant.png)
+
+---
+
+# A code line too long: Marp shrinks it
+
+```
+{long_line}
+```
+
+---
+
+# A list past the bottom
+
+{long_list}
+
+---
+
+# A chart shown large enough
+
+![h:560](charts/plant.png)
+"""
+PLANTED = {1, 2, 3}  # the slides that must fail
+
+
+def catches_plants(node, browser, slides):
+    charts = sorted(glob.glob(os.path.join(slides, "charts", "*", "*.png")))
+    if not charts:
+        print("decks: no chart under slides/charts/ to plant (meson compile -C build charts-update)")
+        return False
+    with tempfile.TemporaryDirectory() as scratch:
+        os.mkdir(os.path.join(scratch, "charts"))
+        shutil.copy(charts[0], os.path.join(scratch, "charts", "plant.png"))
+        deck = os.path.join(scratch, "plants.md")
+        with open(deck, "w", encoding="utf-8") as f:
+            f.write(PLANTS.replace("{long_line}", "x = " + " + ".join(["value"] * 40))
+                    .replace("{long_list}", "\n".join(f"- item {i}" for i in range(30))))
+        run = subprocess.run([node, os.path.join(slides, "fit.js"), browser, deck], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    flagged = {int(n) for n in re.findall(r"^  slide (\d+) ", run.stdout, re.M)}
+    if run.returncode != 1 or flagged != PLANTED:
+        print(run.stdout)
+        print(f"decks: the fit check flagged slides {sorted(flagged)} of its plants (exit {run.returncode}); "
+              f"it must flag exactly {sorted(PLANTED)} and exit 1")
+        return False
+    print(f"decks: the fit check flags its {len(PLANTED)} planted slides and passes the good one")
+    return True
 
 
 def main(args):

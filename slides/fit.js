@@ -9,7 +9,10 @@
 // the slide's edges (the projector cuts it off), when an element clips its own
 // content (a table or code block that would need a scroll bar), when an image
 // does not load, or when text is smaller than MIN_TEXT_PX (Marp shrinks a code
-// block too wide for the slide until it fits: it fits, and nobody can read it).
+// block too wide for the slide until it fits: it fits, and nobody can read it),
+// the text inside a course chart (slides/charts/) included: its smallest text
+// is CHART_TEXT_PX at the chart's own size (slides/plot.py), so a chart shown
+// smaller than MIN_TEXT_PX / CHART_TEXT_PX of it shows text nobody can read.
 "use strict";
 const { execFileSync } = require("child_process");
 const fs = require("fs");
@@ -21,6 +24,7 @@ const puppeteer = require("puppeteer-core");
 const WIDTH = 1280;
 const HEIGHT = 720;
 const MIN_TEXT_PX = 16;
+const CHART_TEXT_PX = 16 * 100 / 72;  // plot.py: TEXT_PT 16 at 100 dpi, 22.2 px in a 1280x720 chart
 const MARP = require.resolve("@marp-team/marp-cli/marp-cli.js");
 
 // The deck as HTML, the way `meson compile -C build slides` writes it, but
@@ -37,7 +41,7 @@ function render(deck, scratch) {
 }
 
 // Runs in the page: one entry per slide, with what does not fit.
-function measure(minText) {
+function measure(minText, chartText) {
   const slack = 1;  // px: sub-pixel rounding
   const describe = (el) => {
     const text = (el.textContent || el.getAttribute("src") || el.getAttribute("alt") || "").replace(/\s+/g, " ").trim();
@@ -101,6 +105,12 @@ function measure(minText) {
       }
       if (node.tagName === "IMG" && !(node.complete && node.naturalWidth > 0)) {
         found.push(`${describe(node)}: the image does not load`);
+      } else if (node.tagName === "IMG" && /(^|\/)charts\//.test(node.getAttribute("src") || "")) {
+        const shown = chartText * r.height / node.naturalHeight;
+        if (shown < minText - 0.05) {
+          found.push(`${describe(node)}: a chart shown ${Math.round(r.width)}x${Math.round(r.height)} px, so its ` +
+                     `smallest text is ${shown.toFixed(1)} px, smaller than ${minText} px`);
+        }
       }
       problems.push(...found);
       node = found.length ? skipChildren() : walker.nextNode();
@@ -134,7 +144,7 @@ async function main() {
       const html = render(deck, scratch);
       await page.goto(pathToFileURL(html).href, { waitUntil: "networkidle0" });
       await page.evaluate(() => document.fonts.ready);
-      const slides = await page.evaluate(measure, MIN_TEXT_PX);
+      const slides = await page.evaluate(measure, MIN_TEXT_PX, CHART_TEXT_PX);
       const bad = slides.filter((s) => s.problems.length);
       slidesCount += slides.length;
       overflowing += bad.length;
