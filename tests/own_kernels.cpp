@@ -60,11 +60,6 @@ bool grading_a_kernel_file() {
     return graded != nullptr && *graded != '\0';
 }
 
-// What the graded kernel.cu calls that a lesson's launcher may not
-// (library_calls.h), and the header-only libraries' kernels compiled into it,
-// launched or not (but CUB's EmptyKernel, which CUB's headers compile into
-// any .cu that includes them, for their own queries of the device): checked
-// once per program, at its first look at a launcher's kernels.
 // The graded library's undefined symbols, read once per program; `failure`
 // says why where they cannot be read.
 struct GradedCalls {
@@ -82,6 +77,11 @@ const GradedCalls& graded_calls_of(const Libraries& l) {
     return instance;
 }
 
+// What the graded kernel.cu calls that a lesson's launcher may not
+// (library_calls.h), and the header-only libraries' kernels compiled into it,
+// launched or not (but CUB's EmptyKernel, which CUB's headers compile into
+// any .cu that includes them, for their own queries of the device): checked
+// once per program, at its first look at a launcher's kernels.
 void check_calls_once(const Libraries& l) {
     static bool checked = false;
     if (checked) return;
