@@ -19,7 +19,8 @@ reference solution is solutions/<track>/<NN_name>/kernel.cu. For every lesson it
     that step must be this one or an earlier one (a comparison, e.g. "# step 01"), and at least
     one of its regexes must match this step's kernel. The kernel regexes of .ci/gpu-check (its
     `profile TRACK SIZE METRICS REGEX...` calls and `for kernel in ...` lists) must each match
-    one step of their track too, and every track with kernels must have a `profile` call there.
+    one step of their track too, and every track with kernels must have a `profile` call or a
+    `for kernel in ...` list there.
     A kernel name that contains another step's (`vector_add_float4` beside `vector_add`) makes
     every unanchored regex of the shorter name match two steps: the failure says so, and the
     patterns must be anchored (`vector_add$`).
@@ -712,8 +713,8 @@ def main():
         hint = ("; %s: anchor the pattern (^name$) or give the newer kernel a name of its own"
                 % ", ".join(contains)) if contains else ""
         if any(names for _, names in solution_kernels) and not any(t == track for t, _, _ in gpu_regexes):
-            track_problems.append("%s: no `profile %s SIZE METRICS REGEX...` line in its ncu section: every track "
-                                  "with kernels has one (CONTRIBUTING.md, adding a track)" % (gpu_path, track))
+            track_problems.append("%s: no `profile %s SIZE METRICS REGEX...` line in its ncu section (nor a `for kernel in "
+                                  "...` list): every track with kernels has one (CONTRIBUTING.md, adding a track)" % (gpu_path, track))
 
         # Regexes of the track README, of its appendix (NOTES.md) and of .ci/gpu-check.
         for track_readme in track_texts(track):
