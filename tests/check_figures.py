@@ -76,7 +76,8 @@ Each figure must be one of:
    **a percentage just before the library's name** ("96.2% of cuBLAS", "of CUB", "of NPP") must
    be a row's share of the library's speed, and **one just before "of the copy"** ("55.6% of the
    copy's bandwidth", "of a copy") a row's "% of copy" (or its share of the library, where the
-   library rung is the copy), unless listed as computed.
+   library rung is the copy), and one just before "of the DRAM peak" ("of its DRAM peak", "88.5% of
+   the H200's.") a row's "% peak", unless listed as computed.
    **A figure that names its --profile column** ("SM 62.0%", "DRAM 37.4%", "occupancy falls to
    25.8%") must be a value of that column in the reports the line may quote (a rung's, or a kernel's
    note under a ladder) or of the text's Nsight Compute exports, and a pair of them ("SM 55.0% and
@@ -239,6 +240,11 @@ LIBRARY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the )?(?:cuBLAS|CUB|NP
 # A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy", "of its
 # faster copy"): a rung's "% of copy" column, or a figure listed as computed
 COPY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|a|its)(?: faster)? copy\b")
+# A percentage just before "of the DRAM peak" ("69.9% of the DRAM peak", "of its DRAM peak", "of
+# the DRAM's peak", "92.0% of the H100's DRAM peak and 88.5% of the H200's."): a rung's "% peak"
+# column (its throughput over the GPU's DRAM peak), or a figure listed as computed
+PEAK_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|its|an?) (?:(?:GPU|H100|H200)'s )?DRAM(?:'s)? peak\b"
+                         r"|(?<![\w.])(\d+\.\d+)% of the (?:H100|H200)'s(?=[.;,)])")
 # A --profile column's figure, named by its column: "SM 62.0%", "DRAM 37.4%", "occupancy falls to
 # 25.8%", and a pair of them, "SM 55.0% and 55.6%" (one step's values on two GPUs or at two sizes).
 PROFILE_FIGURE = re.compile(r"\b(SM|DRAM|[Oo]ccupancy)(?: (?:falls|rises|drops|is|was|at|to|of|up)){0,2} "
@@ -1567,7 +1573,7 @@ def main():
     tracks = track_names()
     counts = {"rule": 0, "report": 0, "ladder rows": 0, "listed": 0, "ncu export": 0, "ncu table": 0, "one GPU": 0,
               "spread": 0, "fraction_of_library": 0, "size table": 0, "gpu ladder": 0, "step table": 0, "sweep": 0,
-              "% of copy": 0, "profile": 0}
+              "% of copy": 0, "% of peak": 0, "profile": 0}
     for path, track in texts():
         rel = str(path.relative_to(ROOT))
         scope = [r for r in reports if track is None or r.name == track or r.name.startswith(track + "-")]
@@ -1653,6 +1659,7 @@ def main():
             spreads = SPREAD_FIGURE.findall(line[at:]) if at >= 0 and not fenced else []
             shares = LIBRARY_FIGURE.findall(line) if not fenced else []
             copies = COPY_FIGURE.findall(line) if not fenced else []
+            peaks = [x or y for x, y in PEAK_FIGURE.findall(line)] if not fenced else []
             profiles = PROFILE_FIGURE.findall(line) if not fenced else []
             if profiles:
                 if line_track not in profile_scopes:
@@ -1661,7 +1668,7 @@ def main():
                     ncu_scopes[line_track, None] = export_values(exports, rel, line_track, None)
                 check_profile_figures(profiles, profile_scopes[line_track], line_track, rel, index, line, listed,
                                       counts, problems, ncu_scopes[line_track, None] or [])
-            if spreads or shares or copies:
+            if spreads or shares or copies or peaks:
                 ladders = [ladder for r in line_scope for ladder in r.ladders]
                 rungs = [rung for ladder in ladders for rung in ladder.get("rungs", [])]
                 where = "slides/data/*/%s*.json" % line_track if line_track else "the reports"
@@ -1677,10 +1684,12 @@ def main():
                         ("spread", spreads, percents("spread"), "follows \"spread\" but is no row's spread"),
                         ("fraction_of_library", shares, percents("fraction_of_library"),
                          "before the library's name is no row's share of the library's speed"),
-                        ("% of copy", copies, of_copy, "before \"of the copy\" is no row's % of copy")):
+                        ("% of copy", copies, of_copy, "before \"of the copy\" is no row's % of copy"),
+                        ("% of peak", peaks, percents("percent_of_peak"),
+                         "before \"of the DRAM peak\" is no row's % of peak")):
                     values.sort()
                     for token in tokens:
-                        entry = listed.get((rel, token)) if count == "% of copy" else None
+                        entry = listed.get((rel, token)) if count in ("% of copy", "% of peak") else None
                         if token_matches(token, values):
                             counts[count] += 1
                         elif entry is not None and not entry[1].startswith("ncu"):
@@ -1688,7 +1697,8 @@ def main():
                         else:
                             problems.append("%s:%d: %s%% %s in %s%s: %s" % (
                                 rel, index + 1, token, what, where,
-                                ", nor listed as computed in %s" % LIST.name if count == "% of copy" else "",
+                                ", nor listed as computed in %s" % LIST.name if count in ("% of copy", "% of peak")
+                                else "",
                                 line.strip()[:140]))
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
@@ -1875,13 +1885,13 @@ def main():
           "\"GPU, size\" and \"GPU | 4096^3: ms\" tables that are their column's field of their row's report, %d GPUs' cells of a row of a "
           "two-GPU ladder table that are one rung's, %d cells of one-GPU \"step | 4096^3: ms\" ladder tables that are "
           "their step's field in the report of the GPU their sentence names, %d percentages before \"of the copy\" "
-          "that are a row's, %d --profile figures named by their column that are that column's, %d figures "
+          "that are a row's, %d before \"of the DRAM peak\" that are a row's %% peak, %d --profile figures named by their column that are that column's, %d figures "
           "of a committed sweep's file that their paragraph names, %d numbers that the list's whys quote from "
           "committed data files, found there; %d problem(s)"
           % (counts["ladder rows"], counts["report"], counts["ncu export"], sum(len(e.paths) for e in exports),
              counts["listed"], counts["ncu table"], counts["one GPU"], counts["rule"], counts["spread"],
              counts["fraction_of_library"], counts["size table"], counts["gpu ladder"], counts["step table"],
-             counts["% of copy"],
+             counts["% of copy"], counts["% of peak"],
              counts["profile"], counts["sweep"], counts["listed data"], len(problems)))
     return 1 if problems else 0
 

@@ -128,7 +128,7 @@ class CheckFigures(unittest.TestCase):
                       "field of their row's report, 0 GPUs' cells of a row of a two-GPU ladder table that are one "
                       "rung's, 0 cells of one-GPU \"step | 4096^3: ms\" ladder tables that are their step's field in "
                       "the report of the GPU their sentence names, 0 percentages before \"of the copy\" that are a "
-                      "row's, 0 --profile figures named by their column that are that column's, 0 figures of a "
+                      "row's, 0 before \"of the DRAM peak\" that are a row's % peak, 0 --profile figures named by their column that are that column's, 0 figures of a "
                       "committed sweep's file that their paragraph names, 0 numbers that the list's whys quote from "
                       "committed data files, found there; 0 problem(s)", out)
 
@@ -943,6 +943,31 @@ class CopyShares(unittest.TestCase):
         status, out = self.course("Step 01 reaches 50.0% of the copy.\n")
         self.assertEqual(status, 1, out)
         self.assertIn('50.0% before "of the copy" is no row\'s % of copy', out)
+
+
+class DramPeakShares(unittest.TestCase):
+    # Step 02 at 42.5% of the DRAM peak; 62.5 is step 01's share of the copy, another field
+    REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "rungs": ['
+              '{"step": "01", "title": "one", "median_ms": 0.2, "percent_of_peak": 0.2125, '
+              '"extra": {"% of copy": "62.5%"}}, '
+              '{"step": "02", "title": "two", "median_ms": 0.1, "percent_of_peak": 0.425, '
+              '"extra": {"% of copy": "125.0%"}}]}]}')
+
+    def course(self, text):
+        return GpuTables.course(self, text, {"h200": self.REPORT})
+
+    def test_a_rows_share_of_the_dram_peak_passes(self):
+        for text in ("Step 02 reaches 42.5% of the DRAM peak.\n", "Step 02 reaches 42.5% of its DRAM peak.\n",
+                     "Step 02 reaches 42.5% of the H200's.\n"):
+            status, out = self.course(text)
+            self.assertEqual(status, 0, out)
+            self.assertIn("1 before \"of the DRAM peak\" that are a row's % peak", out)
+
+    def test_another_fields_value_before_of_the_dram_peak_fails(self):
+        for text in ("The copy reaches 62.5% of the H200's DRAM peak.\n", "The copy reaches 62.5% of the H200's.\n"):
+            status, out = self.course(text)
+            self.assertEqual(status, 1, out)
+            self.assertIn('62.5% before "of the DRAM peak" is no row\'s % of peak', out)
 
 
 def profile_report(sm, occupancy):
