@@ -77,7 +77,8 @@ Each figure must be one of:
    be a row's share of the library's speed, and **one just before "of the copy"** ("55.6% of the
    copy's bandwidth", "of a copy") a row's "% of copy" (or its share of the library, where the
    library rung is the copy), and one just before "of the DRAM peak" ("of its DRAM peak", "88.5% of
-   the H200's.") a row's "% peak", unless listed as computed.
+   the H200's." after "DRAM" in its sentence, also where the words wrap) a row's "% peak", unless
+   listed as computed.
    **A figure that names its --profile column** ("SM 62.0%", "DRAM 37.4%", "occupancy falls to
    25.8%") must be a value of that column in the reports the line may quote (a rung's, or a kernel's
    note under a ladder) or of the text's Nsight Compute exports, and a pair of them ("SM 55.0% and
@@ -240,11 +241,33 @@ LIBRARY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the )?(?:cuBLAS|CUB|NP
 # A percentage just before "of the copy" ("55.6% of the copy's bandwidth", "of a copy", "of its
 # faster copy"): a rung's "% of copy" column, or a figure listed as computed
 COPY_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|a|its)(?: faster)? copy\b")
-# A percentage just before "of the DRAM peak" ("69.9% of the DRAM peak", "of its DRAM peak", "of
-# the DRAM's peak", "92.0% of the H100's DRAM peak and 88.5% of the H200's."): a rung's "% peak"
-# column (its throughput over the GPU's DRAM peak), or a figure listed as computed
-PEAK_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|its|an?) (?:(?:GPU|H100|H200)'s )?DRAM(?:'s)? peak\b"
-                         r"|(?<![\w.])(\d+\.\d+)% of the (?:H100|H200)'s(?=[.;,)])")
+# A percentage just before "of the DRAM peak" ("69.9% of the DRAM peak", "of its theoretical DRAM
+# peak", "of the DRAM's peak", "92.0% of the H100's DRAM peak and 88.5% of the H200's."), also where
+# the words wrap onto the next line: a rung's "% peak" column (its throughput over the GPU's DRAM
+# peak), or a figure listed as computed. "88.5% of the H200's." counts only after "DRAM" in the
+# same sentence, so that "55.0% of the H200's" after "of the H100's copy" is not taken for one.
+PEAK_FIGURE = re.compile(r"(?<![\w.])(\d+\.\d+)% of (?:the|its|an?) (?:(?:GPU|H100|H200)'s )?(?:theoretical )?"
+                         r"DRAM(?:'s)? peak\b|(?<![\w.])(\d+\.\d+)% of the (?:H100|H200)'s(?=[.;,)])")
+
+
+def peak_figures(previous_line, line, next_line):
+    """The percentages of `line` before "of the DRAM peak" (PEAK_FIGURE), reading on into
+    `next_line` where the words wrap, and back into `previous_line` for the sentence's "DRAM"."""
+    before = previous_line.strip() + " "
+    text = before + line + " " + next_line.strip()
+    found = []
+    for match in PEAK_FIGURE.finditer(text):
+        if match.start() < len(before):
+            continue
+        if match.start() >= len(before) + len(line):
+            break
+        if match.group(1):
+            found.append(match.group(1))
+        elif "DRAM" in text[text.rfind(". ", 0, match.start()) + 1:match.start()]:
+            found.append(match.group(2))
+    return found
+
+
 # A --profile column's figure, named by its column: "SM 62.0%", "DRAM 37.4%", "occupancy falls to
 # 25.8%", and a pair of them, "SM 55.0% and 55.6%" (one step's values on two GPUs or at two sizes).
 PROFILE_FIGURE = re.compile(r"\b(SM|DRAM|[Oo]ccupancy)(?: (?:falls|rises|drops|is|was|at|to|of|up)){0,2} "
@@ -1659,7 +1682,9 @@ def main():
             spreads = SPREAD_FIGURE.findall(line[at:]) if at >= 0 and not fenced else []
             shares = LIBRARY_FIGURE.findall(line) if not fenced else []
             copies = COPY_FIGURE.findall(line) if not fenced else []
-            peaks = [x or y for x, y in PEAK_FIGURE.findall(line)] if not fenced else []
+            following = lines[index + 1] if index + 1 < len(lines) and not lines[index + 1].startswith("```") else ""
+            preceding = lines[index - 1] if index > 0 and not lines[index - 1].startswith("```") else ""
+            peaks = peak_figures(preceding, line, following) if not fenced else []
             profiles = PROFILE_FIGURE.findall(line) if not fenced else []
             if profiles:
                 if line_track not in profile_scopes:

@@ -946,9 +946,9 @@ class CopyShares(unittest.TestCase):
 
 
 class DramPeakShares(unittest.TestCase):
-    # Step 02 at 42.5% of the DRAM peak; 62.5 is step 01's share of the copy, another field
+    # Step 01 at 90.0% of the DRAM peak, step 02 at 42.5%; 62.5 is step 01's share of the copy, another field
     REPORT = ('{"ladders": [{"problem": "demo: 64x64 pixels", "rungs": ['
-              '{"step": "01", "title": "one", "median_ms": 0.2, "percent_of_peak": 0.2125, '
+              '{"step": "01", "title": "one", "median_ms": 0.2, "percent_of_peak": 0.9, '
               '"extra": {"% of copy": "62.5%"}}, '
               '{"step": "02", "title": "two", "median_ms": 0.1, "percent_of_peak": 0.425, '
               '"extra": {"% of copy": "125.0%"}}]}]}')
@@ -957,17 +957,24 @@ class DramPeakShares(unittest.TestCase):
         return GpuTables.course(self, text, {"h200": self.REPORT})
 
     def test_a_rows_share_of_the_dram_peak_passes(self):
-        for text in ("Step 02 reaches 42.5% of the DRAM peak.\n", "Step 02 reaches 42.5% of its DRAM peak.\n",
-                     "Step 02 reaches 42.5% of the H200's.\n"):
+        for text, count in (("Step 02 reaches 42.5% of the DRAM peak.\n", 1),
+                            ("Step 02 reaches 42.5% of its theoretical DRAM\npeak.\n", 1),
+                            ("Step 01 reaches 90.0% of its DRAM\npeak, step 02 42.5% of the H200's.\n", 2)):
             status, out = self.course(text)
             self.assertEqual(status, 0, out)
-            self.assertIn("1 before \"of the DRAM peak\" that are a row's % peak", out)
+            self.assertIn("%d before \"of the DRAM peak\" that are a row's %% peak" % count, out)
 
     def test_another_fields_value_before_of_the_dram_peak_fails(self):
-        for text in ("The copy reaches 62.5% of the H200's DRAM peak.\n", "The copy reaches 62.5% of the H200's.\n"):
+        for text in ("The copy reaches 62.5% of the H200's DRAM peak.\n", "The copy reaches 62.5% of the\nH200's DRAM peak.\n",
+                     "The copy reaches 42.5% of the DRAM peak, step 01 62.5% of the H200's.\n"):
             status, out = self.course(text)
             self.assertEqual(status, 1, out)
             self.assertIn('62.5% before "of the DRAM peak" is no row\'s % of peak', out)
+
+    def test_a_share_of_something_else_of_a_gpu_is_not_taken_for_the_dram_peak(self):
+        status, out = self.course("Step 02 reaches 125.0% of the copy on the H100, 62.5% of the H200's.\n")
+        self.assertEqual(status, 0, out)
+        self.assertIn("0 before \"of the DRAM peak\" that are a row's % peak", out)
 
 
 def profile_report(sm, occupancy):
