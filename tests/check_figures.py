@@ -121,7 +121,8 @@ Each figure must be one of:
    that no longer appears in its file, or appears only where a report or an export holds it,
    fails the check too, so the list stays the list of what is unchecked (`--prune` removes it).
    An entry is that only where every occurrence passes on its own merits: a figure listed as
-   `ncu` (but for a --profile column) is never a report's value, and in a track's texts, checked
+   `computed` is never a report's value (its why names the data it comes from, checked below), nor
+   one listed as `ncu` (but for a --profile column), and in a track's texts, checked
    against all the track's exports, only an export of a lesson its paragraph or list item names
    (step 05, 05_fused/, `pipeline-05`, a kernel in backticks that it profiles), or the same
    metric beside the other GPU's figure (above), makes its entry unneeded: one that matches
@@ -1811,6 +1812,12 @@ def main():
                 # A figure listed as an Nsight Compute one is no report's value (one that a report
                 # holds by chance does not make its entry unneeded)
                 entry = listed.get((rel, token))
+                # A figure listed as computed keeps its entry where a report happens to hold the same
+                # value: its why names the data it comes from, and check_listed_data checks those
+                if entry is not None and entry[1].startswith("computed"):
+                    entry[2] += 1
+                    counts["listed"] += 1
+                    continue
                 listed_ncu = entry is not None and entry[1].startswith("ncu") and "--profile" not in entry[1]
                 exported_only = exported_only or listed_ncu
                 if step and not exported_only:

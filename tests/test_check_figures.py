@@ -751,6 +751,15 @@ class ListedData(unittest.TestCase):
         status, out = self.course("the copy's 0.063728 ms in slides/data/h200/demo-a.txt")
         self.assertEqual(status, 0, out)
 
+    def test_a_computed_figure_that_a_report_holds_by_chance_keeps_its_entry(self):
+        # 0.125 is the copy's median in SIZE_REPORT; the text's 0.125 is an eighth of the image
+        files = dict(self.FILES)
+        files["tests/figures_not_in_reports.txt"] = "lessons/demo/02_two/README.md | 0.125 | computed: 1 / 8\n"
+        status, out = lesson_course(self, "Each block takes 0.125 of the image.", SIZE_REPORT, files)
+        self.assertEqual(status, 0, out)
+        self.assertNotIn("remove the entry", out)
+        self.assertIn("1 listed as not from a report", out)
+
     def test_a_number_the_file_lacks_fails(self):
         status, out = self.course("68,356,121 warp instructions (h200/demo-a.txt) / 8192^2 pixels = 1.0186")
         self.assertEqual(status, 1, out)
