@@ -1714,8 +1714,9 @@ def main():
                         ("% of peak", peaks, percents("percent_of_peak"),
                          "before \"of the DRAM peak\" is no row's % of peak")):
                     values.sort()
+                    listable = count in ("% of copy", "% of peak")  # may be listed as computed instead
                     for token in tokens:
-                        entry = listed.get((rel, token)) if count in ("% of copy", "% of peak") else None
+                        entry = listed.get((rel, token)) if listable else None
                         if token_matches(token, values):
                             counts[count] += 1
                         elif entry is not None and not entry[1].startswith("ncu"):
@@ -1723,8 +1724,7 @@ def main():
                         else:
                             problems.append("%s:%d: %s%% %s in %s%s: %s" % (
                                 rel, index + 1, token, what, where,
-                                ", nor listed as computed in %s" % LIST.name if count in ("% of copy", "% of peak")
-                                else "",
+                                ", nor listed as computed in %s" % LIST.name if listable else "",
                                 line.strip()[:140]))
             # In the Nsight Compute section of a lesson with exports, a count written with thousands
             # separators (58,720,256 divergent branches) is an export's value or listed (computed)
